@@ -1,0 +1,49 @@
+// Package evolve changes a table's schema safely: it records schema changes
+// ([UpdateSchema]), applies them to whatever schema is current at commit
+// time ([UpdateSchema.Apply]), checks that data written or read under one
+// schema fits another ([CheckWrite], [CheckRead]), and prepares and performs
+// commits of the result for Iceberg tables (table metadata, the REST
+// CommitTableRequest body, a filesystem table's next metadata file) and for
+// Paimon tables (the next schema/schema-N file).
+//
+// # Field ids
+//
+// Every new field — an added column, then the fields, list elements, map keys
+// and map values inside its type — gets a fresh field id above the table's
+// last-column-id (Iceberg table spec, "Schema Evolution": "Adding a new field
+// assigns a new ID for that field and for any nested fields"). Inside a
+// struct, the struct's own fields are numbered first, in order, and then the
+// fields nested in each of them, so that
+//
+//	address struct<street string, city string, state string, zip int>
+//
+// added to a table whose last-column-id is 3 becomes address#4
+// struct<street#5, city#6, state#7, zip#8> with last-column-id 8 (case A22).
+// The ids a caller puts into an added type are placeholders and are ignored.
+//
+// # How names in one update are resolved
+//
+// The changes of one [UpdateSchema] are applied in the order they were
+// recorded, each to the result of the ones before it. A path names a column
+// by the name it has in the schema the update is applied to (its original
+// name), or by the name a rename earlier in the same update gave it, or by
+// the name of a column an earlier add created. A path that matches two
+// different columns this way (for example "b" after renaming a→b and b→c) is
+// refused with [ErrAmbiguous] rather than guessed. So a rename of data to
+// data_renamed followed by MoveFirst("data_renamed") moves the renamed column
+// (case A23); MoveFirst("data") would move the same column. Java Iceberg
+// resolves every path against original names only and PyIceberg resolves
+// moves against current and added names only; lakecat accepts both and
+// rejects only what is ambiguous.
+//
+// # Type changes
+//
+// Which type changes are allowed depends on the table format ([Format]):
+// Iceberg's promotions (spec, "Schema Evolution": int→long, float→double,
+// decimal(P,S)→decimal(P′,S) with P′>P; in format version 3 also
+// date→timestamp, date→timestamp_ns and unknown→any type), Paimon's implicit
+// casts, and Hudi's schema-on-read widenings. An Iceberg type change is
+// refused for a partition source column whose transform result would change
+// (spec: "Type promotion is not allowed for a field that is referenced by
+// source-id … if the partition transform would produce a different value").
+package evolve

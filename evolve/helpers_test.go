@@ -1,0 +1,78 @@
+package evolve
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lakecat/lakecat/schema"
+)
+
+// opt returns an optional field; req a required one.
+func opt(id int, name string, t schema.Type) *schema.Field {
+	return &schema.Field{ID: id, Name: name, Type: t}
+}
+
+func req(id int, name string, t schema.Type) *schema.Field {
+	return &schema.Field{ID: id, Name: name, Type: t, Required: true}
+}
+
+func st(fields ...*schema.Field) *schema.StructType { return &schema.StructType{Fields: fields} }
+
+// mustApply applies u and checks the exact result and last-column-id.
+func mustApply(t *testing.T, u *UpdateSchema, base *schema.Schema, last int, want *schema.Schema, wantLast int) {
+	t.Helper()
+	got, gotLast, err := u.Apply(base, last)
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	if !got.Equal(want) || got.ID != want.ID {
+		t.Fatalf("Apply schema:\n got %v (id %d)\nwant %v (id %d)", got, got.ID, want, want.ID)
+	}
+	if gotLast != wantLast {
+		t.Fatalf("Apply last-column-id = %d, want %d", gotLast, wantLast)
+	}
+}
+
+// mustFail applies u and checks that it fails with exactly the given
+// errors, each as "<sentinel>|<path>".
+func mustFail(t *testing.T, u *UpdateSchema, base *schema.Schema, last int, want ...string) {
+	t.Helper()
+	got, _, err := u.Apply(base, last)
+	if err == nil {
+		t.Fatalf("Apply succeeded with %v, want errors %v", got, want)
+	}
+	var parts []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		parts = j.Unwrap()
+	} else {
+		parts = []error{err}
+	}
+	if len(parts) != len(want) {
+		t.Fatalf("Apply: %d errors, want %d: %v", len(parts), len(want), err)
+	}
+	for i, p := range parts {
+		var ce *ChangeError
+		if !errors.As(p, &ce) {
+			t.Fatalf("error %d is %T, not *ChangeError: %v", i, p, p)
+		}
+		sentinel, path, _ := strings.Cut(want[i], "|")
+		if ce.Err.Error() != sentinel || ce.Path != path {
+			t.Fatalf("error %d = %q (sentinel %q, path %q), want sentinel %q path %q", i, p, ce.Err, ce.Path, sentinel, path)
+		}
+		if !errors.Is(err, ce.Err) {
+			t.Fatalf("errors.Is(err, %v) = false", ce.Err)
+		}
+	}
+	if got != nil {
+		t.Fatalf("Apply returned a schema with an error")
+	}
+}
+
+// base1 is id#1 long required, data#2 string, ts#3 timestamp.
+func base1() *schema.Schema {
+	return schema.New(0,
+		req(1, "id", schema.Long),
+		opt(2, "data", schema.String),
+		opt(3, "ts", schema.Timestamp))
+}
