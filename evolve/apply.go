@@ -23,7 +23,10 @@ func (u *UpdateSchema) Apply(base *schema.Schema, lastColumnID int) (*schema.Sch
 	a := newApplier(u, base, lastColumnID)
 	var errs []error
 	for i := range u.changes {
-		if err := a.apply(&u.changes[i]); err != nil {
+		err := a.apply(&u.changes[i])
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = append(errs, j.Unwrap()...)
+		} else if err != nil {
 			errs = append(errs, err)
 		}
 	}
