@@ -1,0 +1,156 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Apply executes the plan on one record batch decoded from the file. rec must
+// be laid out as [schema.ToArrowSchema] of [Plan.FileProjection] (same
+// columns in the same order, same Arrow types; field metadata is not
+// checked). The result has [Plan.ArrowSchema] and as many rows as rec.
+//
+// Renamed and reordered columns share rec's buffers (zero copy); promoted
+// columns are new buffers allocated from mem (nil means
+// memory.DefaultAllocator); null, default and constant columns are arrays
+// cached on the plan per batch length and shared between batches. The caller
+// releases both rec and the result.
+//
+// Apply returns an error matching [ErrBatchLayout] when rec does not match the
+// file projection, and a *[ValueError] when a cast meets a value that does
+// not fit (Paimon and Hudi rules only; the promotions of the Iceberg rules
+// cannot fail).
+func (p *Plan) Apply(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
+	mem = defaultAllocator(mem)
+	if err := p.checkLayout(rec); err != nil {
+		return nil, err
+	}
+	nrows := rec.NumRows()
+	if p.passThrough {
+		return array.NewRecordBatch(p.out, rec.Columns(), nrows), nil
+	}
+	cols := make([]arrow.Array, len(p.top))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, n := range p.top {
+		var in arrow.ArrayData
+		if n.src >= 0 {
+			in = rec.Column(n.src).Data()
+		}
+		d, err := p.exec(n, in, int(nrows), mem)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = array.MakeFromData(d)
+		d.Release()
+	}
+	return array.NewRecordBatch(p.out, cols, nrows), nil
+}
+
+func (p *Plan) checkLayout(rec arrow.RecordBatch) error {
+	want := p.projArrow.Fields()
+	if int(rec.NumCols()) != len(want) {
+		return fmt.Errorf("project: file %q: %w: %d columns, want %d", p.fileName, ErrBatchLayout, rec.NumCols(), len(want))
+	}
+	for i, f := range want {
+		if got := rec.Column(i).DataType(); !arrow.TypeEqual(got, f.Type) {
+			return fmt.Errorf("project: file %q: %w: column %d (%s) is %s, want %s",
+				p.fileName, ErrBatchLayout, i, f.Name, got, f.Type)
+		}
+	}
+	return nil
+}
+
+// exec runs node n on its input data in (nil when the field comes from no
+// file column); length is the number of values to produce for a fill. The
+// result is owned by the caller.
+func (p *Plan) exec(n *node, in arrow.ArrayData, length int, mem memory.Allocator) (arrow.ArrayData, error) {
+	switch n.act {
+	case actTake:
+		in.Retain()
+		return in, nil
+	case actRelabel:
+		return array.NewData(n.out, in.Len(), in.Buffers(), in.Children(), in.NullN(), in.Offset()), nil
+	case actCast:
+		d, err := n.conv(in, n.out, mem)
+		if err != nil {
+			var ce *castError
+			if errors.As(err, &ce) {
+				return nil, &ValueError{File: p.fileName, FieldID: n.read.ID, Path: n.path, Row: int64(ce.row),
+					Value: ce.value, FileType: n.file.Type, ReadType: n.read.Type, Err: ce.err}
+			}
+			return nil, fmt.Errorf("project: file %q: field %d (%s): %w", p.fileName, n.read.ID, n.path, err)
+		}
+		return d, nil
+	case actNull, actDefault, actConstant:
+		return n.fill(length, mem)
+	case actStruct:
+		// Children are indexed from the struct's own offset: fill them to
+		// offset+length.
+		kids, err := p.children(n.children, in.Children(), in.Offset()+in.Len(), mem)
+		if err != nil {
+			return nil, err
+		}
+		d := array.NewData(n.out, in.Len(), in.Buffers()[:1], kids, in.NullN(), in.Offset())
+		releaseAll(kids)
+		return d, nil
+	case actList:
+		// Offsets index the element array from its own start: fill to its
+		// length.
+		el := in.Children()[0]
+		kids, err := p.children(n.children, in.Children(), el.Len(), mem)
+		if err != nil {
+			return nil, err
+		}
+		d := array.NewData(n.out, in.Len(), in.Buffers(), kids, in.NullN(), in.Offset())
+		releaseAll(kids)
+		return d, nil
+	case actMap:
+		entries := in.Children()[0]
+		kids, err := p.children(n.children, entries.Children(), entries.Offset()+entries.Len(), mem)
+		if err != nil {
+			return nil, err
+		}
+		mt := n.out.(*arrow.MapType)
+		e := array.NewData(mt.Elem(), entries.Len(), entries.Buffers(), kids, entries.NullN(), entries.Offset())
+		releaseAll(kids)
+		d := array.NewData(n.out, in.Len(), in.Buffers(), []arrow.ArrayData{e}, in.NullN(), in.Offset())
+		e.Release()
+		return d, nil
+	}
+	return nil, fmt.Errorf("project: unknown action %d", n.act)
+}
+
+func (p *Plan) children(nodes []*node, ins []arrow.ArrayData, length int, mem memory.Allocator) ([]arrow.ArrayData, error) {
+	out := make([]arrow.ArrayData, len(nodes))
+	for i, c := range nodes {
+		var in arrow.ArrayData
+		if c.src >= 0 {
+			in = ins[c.src]
+		}
+		d, err := p.exec(c, in, length, mem)
+		if err != nil {
+			releaseAll(out[:i])
+			return nil, err
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+func releaseAll(ds []arrow.ArrayData) {
+	for _, d := range ds {
+		if d != nil {
+			d.Release()
+		}
+	}
+}
