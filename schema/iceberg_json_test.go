@@ -54,6 +54,9 @@ func jsonValue(t testing.TB, b []byte) any {
 	return normNumbers(v)
 }
 
+// jsonNum is a normalized JSON number, distinct from a JSON string.
+type jsonNum string
+
 func normNumbers(v any) any {
 	switch x := v.(type) {
 	case json.Number:
@@ -61,7 +64,7 @@ func normNumbers(v any) any {
 		if err != nil {
 			return string(x)
 		}
-		return f.Text('g', 40)
+		return jsonNum(f.Text('g', 40))
 	case map[string]any:
 		for k, e := range x {
 			x[k] = normNumbers(e)

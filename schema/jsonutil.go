@@ -151,6 +151,11 @@ func (w *jsonWriter) raw(k string, v []byte) {
 // strMap writes a JSON object of strings with sorted keys.
 func (w *jsonWriter) strMap(k string, m map[string]string) {
 	w.key(k)
+	w.strMapValue(m)
+}
+
+// strMapValue writes a JSON object of strings with sorted keys.
+func (w *jsonWriter) strMapValue(m map[string]string) {
 	keys := make([]string, 0, len(m))
 	for s := range m {
 		keys = append(keys, s)

@@ -1,0 +1,846 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// This file implements the Iceberg table metadata JSON codec (Iceberg table
+// spec, "Table Metadata" and Appendix C "Table Metadata and Snapshots") for
+// format versions 1, 2 and 3. Only the parts lakecat reads are decoded into
+// fields; every other key (sort orders, refs, statistics, encryption keys,
+// next-row-id, …) is kept as raw JSON in Extra, so that a decode followed by
+// an encode loses nothing.
+
+const metadataCodec = "iceberg table metadata"
+
+// NameMappingProperty is the table property that holds the default name
+// mapping (Iceberg table spec, "Column Projection").
+const NameMappingProperty = "schema.name-mapping.default"
+
+// TableMetadata is an Iceberg table metadata file.
+type TableMetadata struct {
+	FormatVersion      int
+	TableUUID          string
+	Location           string
+	LastSequenceNumber int64 // 0 for format v1
+	LastUpdatedMs      int64 // milliseconds since the epoch
+	LastColumnID       int
+	// Schemas are all schemas; a format v1 file with only "schema" gives one
+	// schema here (schema id 0 unless it carries one).
+	Schemas         []*Schema
+	CurrentSchemaID int
+	// PartitionSpecs are all partition specs; a format v1 file with only
+	// "partition-spec" gives one spec with spec id 0.
+	PartitionSpecs  []PartitionSpec
+	DefaultSpecID   int
+	LastPartitionID int
+	Properties      map[string]string
+	// CurrentSnapshotID is nil when the table has no current snapshot
+	// (written as -1 by older writers, as null or not at all by newer ones).
+	CurrentSnapshotID *int64
+	Snapshots         []Snapshot
+	SnapshotLog       []SnapshotLogEntry
+	MetadataLog       []MetadataLogEntry
+	// Extra holds every top-level key not decoded above, as raw JSON.
+	Extra map[string]json.RawMessage
+
+	present    map[string]bool            // keys present in the decoded input
+	noSnapshot json.RawMessage            // how the input spelled "no current snapshot"
+	schemaInfo map[*Schema]schemaJSONInfo // how the input spelled each schema
+	unsigned   map[int64]bool             // snapshot ids the input wrote above 2^63-1
+}
+
+// snapshotID decodes a snapshot id. Ids above 2^63-1 (seen in DuckDB's test
+// tables) are taken modulo 2^64, as Java's Jackson reads them into a long,
+// and remembered so that they are written back unchanged.
+func (m *TableMetadata) snapshotID(raw json.RawMessage) (int64, error) {
+	v, err := jsonInt(raw, 64)
+	if err == nil {
+		return v, nil
+	}
+	u, uerr := strconv.ParseUint(string(bytes.TrimSpace(raw)), 10, 64)
+	if uerr != nil {
+		return 0, err
+	}
+	if m.unsigned == nil {
+		m.unsigned = map[int64]bool{}
+	}
+	m.unsigned[int64(u)] = true
+	return int64(u), nil
+}
+
+// formatSnapshotID is the inverse of snapshotID.
+func (m *TableMetadata) formatSnapshotID(v int64) string {
+	if v < 0 && m.unsigned[v] {
+		return strconv.FormatUint(uint64(v), 10)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// schemaJSONInfo records optional parts of a decoded schema object so that a
+// rewrite reproduces them.
+type schemaJSONInfo struct {
+	noSchemaID          bool // "schema-id" absent (format v1 "schema")
+	emptyIdentifierList bool // "identifier-field-ids": []
+}
+
+// Snapshot is one entry of "snapshots".
+type Snapshot struct {
+	SnapshotID       int64
+	ParentSnapshotID *int64
+	SequenceNumber   int64 // 0 for format v1
+	TimestampMs      int64 // milliseconds since the epoch
+	ManifestList     string
+	Manifests        []string // format v1 snapshots without a manifest list
+	SchemaID         *int     // the schema id current when the snapshot was written
+	Summary          map[string]string
+	// Extra holds the snapshot's other keys (first-row-id, added-rows, key-id, …).
+	Extra map[string]json.RawMessage
+
+	present map[string]bool
+}
+
+// PartitionSpec is one partition spec.
+type PartitionSpec struct {
+	SpecID int
+	Fields []PartitionField
+	Extra  map[string]json.RawMessage
+
+	present map[string]bool
+}
+
+// PartitionField is one field of a partition spec. In format v1 specs without
+// "field-id", FieldID is assigned 1000, 1001, … in order.
+type PartitionField struct {
+	SourceID  int
+	FieldID   int
+	Name      string
+	Transform string
+	// Extra holds other keys, such as format v3 "source-ids".
+	Extra map[string]json.RawMessage
+
+	present map[string]bool
+}
+
+// SnapshotLogEntry is one entry of "snapshot-log".
+type SnapshotLogEntry struct {
+	TimestampMs int64
+	SnapshotID  int64
+}
+
+// MetadataLogEntry is one entry of "metadata-log".
+type MetadataLogEntry struct {
+	TimestampMs  int64
+	MetadataFile string
+}
+
+// CurrentSchema returns the schema whose schema id is CurrentSchemaID, or nil.
+func (m *TableMetadata) CurrentSchema() *Schema { return m.SchemaByID(m.CurrentSchemaID) }
+
+// SchemaByID returns the schema with the given schema id, or nil.
+func (m *TableMetadata) SchemaByID(id int) *Schema {
+	for _, s := range m.Schemas {
+		if s.ID == id {
+			return s
+		}
+	}
+	return nil
+}
+
+// CurrentSnapshot returns the current snapshot, or nil when there is none.
+func (m *TableMetadata) CurrentSnapshot() *Snapshot {
+	if m.CurrentSnapshotID == nil {
+		return nil
+	}
+	return m.SnapshotByID(*m.CurrentSnapshotID)
+}
+
+// SnapshotByID returns the snapshot with the given snapshot id, or nil.
+func (m *TableMetadata) SnapshotByID(id int64) *Snapshot {
+	for i := range m.Snapshots {
+		if m.Snapshots[i].SnapshotID == id {
+			return &m.Snapshots[i]
+		}
+	}
+	return nil
+}
+
+// SchemaForSnapshot returns the schema a snapshot was written with (its
+// schema-id), or the current schema when the snapshot names none.
+func (m *TableMetadata) SchemaForSnapshot(s *Snapshot) *Schema {
+	if s != nil && s.SchemaID != nil {
+		if sc := m.SchemaByID(*s.SchemaID); sc != nil {
+			return sc
+		}
+	}
+	return m.CurrentSchema()
+}
+
+// NameMapping decodes the table's default name mapping from the property
+// [NameMappingProperty]. It returns nil and no error when the property is
+// absent; a malformed mapping is an error matching [ErrInvalidSchema].
+func (m *TableMetadata) NameMapping() (NameMapping, error) {
+	v, ok := m.Properties[NameMappingProperty]
+	if !ok {
+		return nil, nil
+	}
+	return ParseNameMapping([]byte(v))
+}
+
+// ParseTableMetadata decodes an Iceberg table metadata JSON file of format
+// version 1, 2 or 3. Keys it does not decode are kept in Extra. Errors match
+// [ErrInvalidSchema] and name the key concerned; an unsupported format version
+// is an error too.
+func ParseTableMetadata(data []byte) (*TableMetadata, error) {
+	obj, err := jsonObject(data)
+	if err != nil {
+		return nil, &SchemaError{Codec: metadataCodec, Msg: "not a JSON object", Err: err}
+	}
+	m := &TableMetadata{present: make(map[string]bool, len(obj)), Extra: map[string]json.RawMessage{}}
+	bad := func(key string, err error) error {
+		return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad %q", key), Err: err}
+	}
+	get := func(key string) (json.RawMessage, bool) {
+		raw, ok := obj[key]
+		if ok {
+			m.present[key] = true
+			delete(obj, key)
+		}
+		return raw, ok
+	}
+	intKey := func(key string, required bool, bits int) (int64, error) {
+		raw, ok := get(key)
+		if !ok {
+			if required {
+				return 0, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("missing %q", key)}
+			}
+			return 0, nil
+		}
+		v, err := jsonInt(raw, bits)
+		if err != nil {
+			return 0, bad(key, err)
+		}
+		return v, nil
+	}
+	strKey := func(key string) (string, error) {
+		raw, ok := get(key)
+		if !ok || isNull(raw) {
+			return "", nil
+		}
+		s, err := jsonString(raw)
+		if err != nil {
+			return "", bad(key, err)
+		}
+		return s, nil
+	}
+
+	v, err := intKey("format-version", true, 32)
+	if err != nil {
+		return nil, err
+	}
+	if v < 1 || v > 3 {
+		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("unsupported format-version %d", v)}
+	}
+	m.FormatVersion = int(v)
+	v2 := m.FormatVersion >= 2
+	if m.TableUUID, err = strKey("table-uuid"); err != nil {
+		return nil, err
+	}
+	if m.Location, err = strKey("location"); err != nil {
+		return nil, err
+	}
+	if m.LastSequenceNumber, err = intKey("last-sequence-number", v2, 64); err != nil {
+		return nil, err
+	}
+	if m.LastUpdatedMs, err = intKey("last-updated-ms", true, 64); err != nil {
+		return nil, err
+	}
+	if v, err = intKey("last-column-id", true, 32); err != nil {
+		return nil, err
+	}
+	m.LastColumnID = int(v)
+
+	m.schemaInfo = map[*Schema]schemaJSONInfo{}
+	parseSchemaObj := func(raw json.RawMessage) (*Schema, error) {
+		s, err := parseIcebergSchema(raw, metadataCodec)
+		if err != nil {
+			return nil, err
+		}
+		var info schemaJSONInfo
+		if o, err := jsonObject(raw); err == nil {
+			_, hasID := o["schema-id"]
+			info.noSchemaID = !hasID
+			if ids, ok := o["identifier-field-ids"]; ok && !isNull(ids) && len(s.IdentifierFieldIDs) == 0 {
+				info.emptyIdentifierList = true
+			}
+		}
+		m.schemaInfo[s] = info
+		return s, nil
+	}
+	if raw, ok := get("schemas"); ok {
+		a, err := jsonArray(raw)
+		if err != nil {
+			return nil, bad("schemas", err)
+		}
+		for _, r := range a {
+			s, err := parseSchemaObj(r)
+			if err != nil {
+				return nil, err
+			}
+			m.Schemas = append(m.Schemas, s)
+		}
+	}
+	if v, err = intKey("current-schema-id", v2, 32); err != nil {
+		return nil, err
+	}
+	m.CurrentSchemaID = int(v)
+	if raw, ok := get("schema"); ok {
+		s, err := parseSchemaObj(raw)
+		if err != nil {
+			return nil, err
+		}
+		if len(m.Schemas) == 0 {
+			m.Schemas = []*Schema{s}
+			if !m.present["current-schema-id"] {
+				m.CurrentSchemaID = s.ID
+			}
+		}
+	}
+	if len(m.Schemas) == 0 {
+		return nil, &SchemaError{Codec: metadataCodec, Msg: `no "schemas" and no "schema"`}
+	}
+	if m.CurrentSchema() == nil {
+		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-schema-id %d names no schema", m.CurrentSchemaID)}
+	}
+
+	if raw, ok := get("partition-specs"); ok {
+		a, err := jsonArray(raw)
+		if err != nil {
+			return nil, bad("partition-specs", err)
+		}
+		for _, r := range a {
+			ps, err := parsePartitionSpec(r)
+			if err != nil {
+				return nil, err
+			}
+			m.PartitionSpecs = append(m.PartitionSpecs, ps)
+		}
+	}
+	if v, err = intKey("default-spec-id", v2, 32); err != nil {
+		return nil, err
+	}
+	m.DefaultSpecID = int(v)
+	if raw, ok := get("partition-spec"); ok && len(m.PartitionSpecs) == 0 {
+		fs, err := parsePartitionFields(raw, true)
+		if err != nil {
+			return nil, err
+		}
+		m.PartitionSpecs = []PartitionSpec{{SpecID: m.DefaultSpecID, Fields: fs}}
+	}
+	if v, err = intKey("last-partition-id", v2, 32); err != nil {
+		return nil, err
+	}
+	m.LastPartitionID = int(v)
+	if !m.present["last-partition-id"] {
+		m.LastPartitionID = 999
+		for _, ps := range m.PartitionSpecs {
+			for _, f := range ps.Fields {
+				m.LastPartitionID = max(m.LastPartitionID, f.FieldID)
+			}
+		}
+	}
+	if raw, ok := get("properties"); ok {
+		if m.Properties, err = decodeStringMap(raw); err != nil {
+			return nil, bad("properties", err)
+		}
+	}
+	if raw, ok := get("current-snapshot-id"); ok {
+		if isNull(raw) {
+			m.noSnapshot = json.RawMessage("null")
+		} else {
+			id, err := m.snapshotID(raw)
+			if err != nil {
+				return nil, bad("current-snapshot-id", err)
+			}
+			if id == -1 {
+				m.noSnapshot = json.RawMessage("-1")
+			} else {
+				m.CurrentSnapshotID = &id
+			}
+		}
+	}
+	if raw, ok := get("snapshots"); ok {
+		a, err := jsonArray(raw)
+		if err != nil {
+			return nil, bad("snapshots", err)
+		}
+		for _, r := range a {
+			s, err := m.parseSnapshot(r)
+			if err != nil {
+				return nil, err
+			}
+			m.Snapshots = append(m.Snapshots, s)
+		}
+	}
+	if raw, ok := get("snapshot-log"); ok {
+		a, err := jsonArray(raw)
+		if err != nil {
+			return nil, bad("snapshot-log", err)
+		}
+		for _, r := range a {
+			o, err := jsonObject(r)
+			if err != nil {
+				return nil, bad("snapshot-log", err)
+			}
+			ts, err1 := jsonInt(o["timestamp-ms"], 64)
+			id, err2 := m.snapshotID(o["snapshot-id"])
+			if err1 != nil || err2 != nil {
+				return nil, bad("snapshot-log", errNotInteger)
+			}
+			m.SnapshotLog = append(m.SnapshotLog, SnapshotLogEntry{TimestampMs: ts, SnapshotID: id})
+		}
+	}
+	if raw, ok := get("metadata-log"); ok {
+		a, err := jsonArray(raw)
+		if err != nil {
+			return nil, bad("metadata-log", err)
+		}
+		for _, r := range a {
+			o, err := jsonObject(r)
+			if err != nil {
+				return nil, bad("metadata-log", err)
+			}
+			ts, err1 := jsonInt(o["timestamp-ms"], 64)
+			f, err2 := jsonString(o["metadata-file"])
+			if err1 != nil || err2 != nil {
+				return nil, bad("metadata-log", fmt.Errorf("bad entry"))
+			}
+			m.MetadataLog = append(m.MetadataLog, MetadataLogEntry{TimestampMs: ts, MetadataFile: f})
+		}
+	}
+	for k, raw := range obj {
+		m.Extra[k] = raw
+	}
+	return m, nil
+}
+
+func parsePartitionSpec(raw json.RawMessage) (PartitionSpec, error) {
+	o, err := jsonObject(raw)
+	if err != nil {
+		return PartitionSpec{}, &SchemaError{Codec: metadataCodec, Msg: "bad partition spec", Err: err}
+	}
+	ps := PartitionSpec{present: map[string]bool{}}
+	id, err := jsonInt(o["spec-id"], 32)
+	if err != nil {
+		return ps, &SchemaError{Codec: metadataCodec, Msg: `bad partition spec "spec-id"`, Err: err}
+	}
+	ps.SpecID = int(id)
+	if ps.Fields, err = parsePartitionFields(o["fields"], false); err != nil {
+		return ps, err
+	}
+	for k := range o {
+		ps.present[k] = true
+	}
+	delete(o, "spec-id")
+	delete(o, "fields")
+	ps.Extra = extraOrNil(o)
+	return ps, nil
+}
+
+func parsePartitionFields(raw json.RawMessage, v1 bool) ([]PartitionField, error) {
+	a, err := jsonArray(raw)
+	if err != nil {
+		return nil, &SchemaError{Codec: metadataCodec, Msg: "bad partition fields", Err: err}
+	}
+	out := make([]PartitionField, 0, len(a))
+	for i, r := range a {
+		o, err := jsonObject(r)
+		if err != nil {
+			return nil, &SchemaError{Codec: metadataCodec, Msg: "bad partition field", Err: err}
+		}
+		f := PartitionField{present: map[string]bool{}}
+		for k := range o {
+			f.present[k] = true
+		}
+		if f.Name, err = jsonString(o["name"]); err != nil {
+			return nil, &SchemaError{Codec: metadataCodec, Msg: `bad partition field "name"`, Err: err}
+		}
+		if f.Transform, err = jsonString(o["transform"]); err != nil {
+			return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "transform"`, Err: err}
+		}
+		if r, ok := o["source-id"]; ok {
+			v, err := jsonInt(r, 32)
+			if err != nil {
+				return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "source-id"`, Err: err}
+			}
+			f.SourceID = int(v)
+		} else if _, ok := o["source-ids"]; !ok {
+			return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `partition field without "source-id"`}
+		}
+		if r, ok := o["field-id"]; ok {
+			v, err := jsonInt(r, 32)
+			if err != nil {
+				return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "field-id"`, Err: err}
+			}
+			f.FieldID = int(v)
+		} else if v1 {
+			f.FieldID = 1000 + i
+		} else {
+			return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `partition field without "field-id"`}
+		}
+		for _, k := range []string{"name", "transform", "source-id", "field-id"} {
+			delete(o, k)
+		}
+		f.Extra = extraOrNil(o)
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func extraOrNil(o map[string]json.RawMessage) map[string]json.RawMessage {
+	if len(o) == 0 {
+		return nil
+	}
+	return o
+}
+
+func (m *TableMetadata) parseSnapshot(raw json.RawMessage) (Snapshot, error) {
+	o, err := jsonObject(raw)
+	if err != nil {
+		return Snapshot{}, &SchemaError{Codec: metadataCodec, Msg: "bad snapshot", Err: err}
+	}
+	s := Snapshot{present: map[string]bool{}}
+	for k := range o {
+		s.present[k] = true
+	}
+	bad := func(key string, err error) error {
+		return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad snapshot %q", key), Err: err}
+	}
+	if s.SnapshotID, err = m.snapshotID(o["snapshot-id"]); err != nil {
+		return s, bad("snapshot-id", err)
+	}
+	if r, ok := o["parent-snapshot-id"]; ok && !isNull(r) {
+		v, err := m.snapshotID(r)
+		if err != nil {
+			return s, bad("parent-snapshot-id", err)
+		}
+		s.ParentSnapshotID = &v
+	}
+	if r, ok := o["sequence-number"]; ok {
+		if s.SequenceNumber, err = jsonInt(r, 64); err != nil {
+			return s, bad("sequence-number", err)
+		}
+	}
+	if s.TimestampMs, err = jsonInt(o["timestamp-ms"], 64); err != nil {
+		return s, bad("timestamp-ms", err)
+	}
+	if r, ok := o["manifest-list"]; ok && !isNull(r) {
+		if s.ManifestList, err = jsonString(r); err != nil {
+			return s, bad("manifest-list", err)
+		}
+	}
+	if r, ok := o["manifests"]; ok {
+		if s.Manifests, err = decodeStringList(r); err != nil {
+			return s, bad("manifests", err)
+		}
+	}
+	if r, ok := o["schema-id"]; ok && !isNull(r) {
+		v, err := jsonInt(r, 32)
+		if err != nil {
+			return s, bad("schema-id", err)
+		}
+		id := int(v)
+		s.SchemaID = &id
+	}
+	if r, ok := o["summary"]; ok {
+		if s.Summary, err = decodeStringMap(r); err != nil {
+			return s, bad("summary", err)
+		}
+	}
+	for _, k := range []string{"snapshot-id", "parent-snapshot-id", "sequence-number", "timestamp-ms", "manifest-list", "manifests", "schema-id", "summary"} {
+		delete(o, k)
+	}
+	s.Extra = extraOrNil(o)
+	return s, nil
+}
+
+// metadataKeyOrder is the order keys are written in (that of the Java
+// implementation); keys not listed follow in sorted order.
+var metadataKeyOrder = []string{
+	"format-version", "table-uuid", "location", "last-sequence-number", "last-updated-ms",
+	"last-column-id", "schema", "current-schema-id", "schemas", "partition-spec", "default-spec-id",
+	"partition-specs", "last-partition-id", "default-sort-order-id", "sort-orders", "properties",
+	"current-snapshot-id", "refs", "snapshots", "statistics", "partition-statistics",
+	"snapshot-log", "metadata-log",
+}
+
+// MarshalTableMetadata encodes m as Iceberg table metadata JSON. Format v1
+// metadata also gets the single "schema" (the current schema) and
+// "partition-spec" (the default spec's fields) that v1 readers need; format
+// v2 and v3 metadata never do unless the decoded input had them. Keys in
+// Extra are written unchanged. The output of a decoded file is equal, as a
+// JSON value, to the input (key order and white space aside). An invalid
+// schema is an error matching [ErrInvalidSchema].
+func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
+	if m.CurrentSchema() == nil {
+		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-schema-id %d names no schema", m.CurrentSchemaID)}
+	}
+	v1 := m.FormatVersion <= 1
+	has := func(k string) bool { return m.present[k] }
+	decoded := m.present != nil
+	parts := map[string]func(w *jsonWriter) error{}
+	add := func(k string, fn func(w *jsonWriter) error) { parts[k] = fn }
+
+	add("format-version", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.FormatVersion)); return nil })
+	if m.TableUUID != "" || has("table-uuid") {
+		add("table-uuid", func(w *jsonWriter) error { w.writeString(m.TableUUID); return nil })
+	}
+	if m.Location != "" || has("location") {
+		add("location", func(w *jsonWriter) error { w.writeString(m.Location); return nil })
+	}
+	if !v1 || has("last-sequence-number") {
+		add("last-sequence-number", func(w *jsonWriter) error { w.WriteString(strconv.FormatInt(m.LastSequenceNumber, 10)); return nil })
+	}
+	add("last-updated-ms", func(w *jsonWriter) error { w.WriteString(strconv.FormatInt(m.LastUpdatedMs, 10)); return nil })
+	add("last-column-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.LastColumnID)); return nil })
+	if (v1 && !decoded) || has("schema") {
+		add("schema", func(w *jsonWriter) error { return m.writeSchema(w, m.CurrentSchema()) })
+	}
+	if !v1 || !decoded || has("current-schema-id") {
+		add("current-schema-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.CurrentSchemaID)); return nil })
+	}
+	if !v1 || !decoded || has("schemas") {
+		add("schemas", func(w *jsonWriter) error {
+			w.open('[')
+			for _, s := range m.Schemas {
+				w.elem()
+				if err := m.writeSchema(w, s); err != nil {
+					return err
+				}
+			}
+			w.close(']')
+			return nil
+		})
+	}
+	if (v1 && !decoded) || has("partition-spec") {
+		add("partition-spec", func(w *jsonWriter) error {
+			var fs []PartitionField
+			for _, ps := range m.PartitionSpecs {
+				if ps.SpecID == m.DefaultSpecID {
+					fs = ps.Fields
+				}
+			}
+			writePartitionFields(w, fs)
+			return nil
+		})
+	}
+	if !v1 || !decoded || has("default-spec-id") {
+		add("default-spec-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.DefaultSpecID)); return nil })
+	}
+	if !v1 || !decoded || has("partition-specs") {
+		add("partition-specs", func(w *jsonWriter) error {
+			w.open('[')
+			for _, ps := range m.PartitionSpecs {
+				w.elem()
+				w.open('{')
+				w.int("spec-id", int64(ps.SpecID))
+				w.key("fields")
+				writePartitionFields(w, ps.Fields)
+				writeExtra(w, ps.Extra)
+				w.close('}')
+			}
+			w.close(']')
+			return nil
+		})
+	}
+	if !v1 || !decoded || has("last-partition-id") {
+		add("last-partition-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.LastPartitionID)); return nil })
+	}
+	if m.Properties != nil || has("properties") {
+		add("properties", func(w *jsonWriter) error {
+			w.strMapValue(m.Properties)
+			return nil
+		})
+	}
+	if m.CurrentSnapshotID != nil || m.noSnapshot != nil {
+		add("current-snapshot-id", func(w *jsonWriter) error {
+			if m.CurrentSnapshotID != nil {
+				w.WriteString(m.formatSnapshotID(*m.CurrentSnapshotID))
+			} else {
+				w.Write(m.noSnapshot)
+			}
+			return nil
+		})
+	} else if !decoded && v1 {
+		add("current-snapshot-id", func(w *jsonWriter) error { w.WriteString("-1"); return nil })
+	}
+	if m.Snapshots != nil || has("snapshots") {
+		add("snapshots", func(w *jsonWriter) error {
+			w.open('[')
+			for i := range m.Snapshots {
+				w.elem()
+				m.writeSnapshot(w, &m.Snapshots[i])
+			}
+			w.close(']')
+			return nil
+		})
+	}
+	if m.SnapshotLog != nil || has("snapshot-log") {
+		add("snapshot-log", func(w *jsonWriter) error {
+			w.open('[')
+			for _, e := range m.SnapshotLog {
+				w.elem()
+				w.open('{')
+				w.int("timestamp-ms", e.TimestampMs)
+				w.key("snapshot-id")
+				w.WriteString(m.formatSnapshotID(e.SnapshotID))
+				w.close('}')
+			}
+			w.close(']')
+			return nil
+		})
+	}
+	if m.MetadataLog != nil || has("metadata-log") {
+		add("metadata-log", func(w *jsonWriter) error {
+			w.open('[')
+			for _, e := range m.MetadataLog {
+				w.elem()
+				w.open('{')
+				w.int("timestamp-ms", e.TimestampMs)
+				w.str("metadata-file", e.MetadataFile)
+				w.close('}')
+			}
+			w.close(']')
+			return nil
+		})
+	}
+	for k, raw := range m.Extra {
+		if _, known := parts[k]; known {
+			continue
+		}
+		raw := raw
+		add(k, func(w *jsonWriter) error { w.Write(compactJSON(raw)); return nil })
+	}
+
+	var w jsonWriter
+	w.open('{')
+	done := map[string]bool{}
+	emit := func(k string) error {
+		fn, ok := parts[k]
+		if !ok || done[k] {
+			return nil
+		}
+		done[k] = true
+		w.key(k)
+		return fn(&w)
+	}
+	for _, k := range metadataKeyOrder {
+		if err := emit(k); err != nil {
+			return nil, err
+		}
+	}
+	rest := make([]string, 0, len(parts))
+	for k := range parts {
+		if !done[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		if err := emit(k); err != nil {
+			return nil, err
+		}
+	}
+	w.close('}')
+	return w.Bytes(), nil
+}
+
+func (m *TableMetadata) writeSchema(w *jsonWriter, s *Schema) error {
+	info := m.schemaInfo[s]
+	w.open('{')
+	w.str("type", "struct")
+	if !info.noSchemaID {
+		w.int("schema-id", int64(s.ID))
+	}
+	if len(s.IdentifierFieldIDs) > 0 || info.emptyIdentifierList {
+		w.key("identifier-field-ids")
+		w.open('[')
+		for _, id := range s.IdentifierFieldIDs {
+			w.elem()
+			w.WriteString(strconv.Itoa(id))
+		}
+		w.close(']')
+	}
+	if err := writeIcebergFields(w, s.Fields, ""); err != nil {
+		return err
+	}
+	w.close('}')
+	return nil
+}
+
+func writePartitionFields(w *jsonWriter, fs []PartitionField) {
+	w.open('[')
+	for _, f := range fs {
+		w.elem()
+		w.open('{')
+		w.str("name", f.Name)
+		w.str("transform", f.Transform)
+		if f.present == nil || f.present["source-id"] {
+			w.int("source-id", int64(f.SourceID))
+		}
+		if f.present == nil || f.present["field-id"] {
+			w.int("field-id", int64(f.FieldID))
+		}
+		writeExtra(w, f.Extra)
+		w.close('}')
+	}
+	w.close(']')
+}
+
+func (m *TableMetadata) writeSnapshot(w *jsonWriter, s *Snapshot) {
+	has := func(k string) bool { return s.present[k] }
+	w.open('{')
+	w.key("snapshot-id")
+	w.WriteString(m.formatSnapshotID(s.SnapshotID))
+	if s.ParentSnapshotID != nil {
+		w.key("parent-snapshot-id")
+		w.WriteString(m.formatSnapshotID(*s.ParentSnapshotID))
+	} else if has("parent-snapshot-id") {
+		w.key("parent-snapshot-id")
+		w.WriteString("null")
+	}
+	if s.SequenceNumber != 0 || has("sequence-number") {
+		w.int("sequence-number", s.SequenceNumber)
+	}
+	w.int("timestamp-ms", s.TimestampMs)
+	if s.ManifestList != "" || has("manifest-list") {
+		w.str("manifest-list", s.ManifestList)
+	}
+	if s.Manifests != nil || has("manifests") {
+		w.strList("manifests", s.Manifests)
+	}
+	if s.Summary != nil || has("summary") {
+		w.strMap("summary", s.Summary)
+	}
+	if s.SchemaID != nil {
+		w.int("schema-id", int64(*s.SchemaID))
+	}
+	writeExtra(w, s.Extra)
+	w.close('}')
+}
+
+// writeExtra writes raw keys in sorted order.
+func writeExtra(w *jsonWriter, extra map[string]json.RawMessage) {
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		w.raw(k, extra[k])
+	}
+}
