@@ -1,0 +1,141 @@
+package orc
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// decimalColumn decodes decimal columns (spec section "Decimal Columns"):
+// DATA holds each present value's unscaled integer as an unbounded zigzag
+// varint and SECONDARY its scale as a signed integer RLE stream. Values are
+// rescaled to the column's scale. Files of version 1.9999 (ORC "pre-2.0",
+// decimal64) write precision ≤ 18 decimals as a signed RLE v2 DATA stream
+// of unscaled values at the column's scale and no SECONDARY stream.
+type decimalColumn struct {
+	base
+	data    []byte
+	p       int
+	scales  intReader
+	dec64   intReader
+	scaleSt []int64
+	vals    []int64
+	nums    []decimal128.Num
+}
+
+func (c *decimalColumn) reset(s *stripe) error {
+	e, err := c.directOnly(s)
+	if err != nil {
+		return err
+	}
+	c.resetPresent(s)
+	c.data, _ = s.stream(c.n.col, sData)
+	c.p = 0
+	sec, ok := s.stream(c.n.col, sSecondary)
+	c.dec64, c.scales = nil, nil
+	if s.decimal64 && !ok && c.n.t.precision <= 18 {
+		c.dec64 = newIntReader(c.data, true, encDirectV2)
+		return nil
+	}
+	c.scales = newIntReader(sec, true, e)
+	return nil
+}
+
+func (c *decimalColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
+	valid, k, err := c.presence(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	scale := int64(c.dt.(*arrow.Decimal128Type).Scale)
+	c.nums = c.nums[:0]
+	if c.dec64 != nil {
+		c.vals, err = c.dec64.next(c.vals[:0], k)
+		if err != nil {
+			return nil, c.wrapErr("DATA stream", err)
+		}
+		for _, v := range c.vals {
+			c.nums = append(c.nums, decimal128.FromI64(v))
+		}
+	} else {
+		c.scaleSt, err = c.scales.next(c.scaleSt[:0], k)
+		if err != nil {
+			return nil, c.wrapErr("SECONDARY stream", err)
+		}
+		for _, sc := range c.scaleSt {
+			hi, lo, p, err := readVarint128(c.data, c.p)
+			if err != nil {
+				return nil, c.wrapErr("DATA stream", err)
+			}
+			c.p = p
+			num := decimal128.New(int64(hi), lo)
+			if sc != scale {
+				num, err = rescale(num, sc, scale)
+				if err != nil {
+					return nil, c.wrapErr("DATA stream", err)
+				}
+			}
+			c.nums = append(c.nums, num)
+		}
+	}
+	buf := newBuffer(c.mem, 16*n)
+	scatter(arrow.Decimal128Traits.CastFromBytes(buf.Bytes()), c.nums, valid)
+	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
+}
+
+// rescale changes the scale of an unscaled value from `from` to `to`
+// digits; extra digits are truncated toward zero.
+func rescale(v decimal128.Num, from, to int64) (decimal128.Num, error) {
+	d := to - from
+	if d < -76 || d > 76 {
+		return v, fmt.Errorf("%w: value scale %d for a column of scale %d", ErrCorrupt, from, to)
+	}
+	b := v.BigInt()
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(max(d, -d)), nil)
+	if d > 0 {
+		b.Mul(b, p)
+	} else {
+		b.Quo(b, p)
+	}
+	if b.BitLen() > 127 {
+		return v, fmt.Errorf("%w: decimal value does not fit 128 bits at scale %d", ErrCorrupt, to)
+	}
+	return decimal128.FromBigInt(b), nil
+}
+
+// readVarint128 reads an unbounded zigzag varint into a 128-bit two's
+// complement value.
+func readVarint128(b []byte, p int) (hi, lo uint64, np int, err error) {
+	var uhi, ulo uint64
+	for i := 0; ; i++ {
+		if i >= maxDecimalVarint {
+			return 0, 0, p, fmt.Errorf("%w: decimal varint longer than %d bytes", ErrCorrupt, maxDecimalVarint)
+		}
+		if p >= len(b) {
+			return 0, 0, p, errShort
+		}
+		c := b[p]
+		p++
+		v := uint64(c & 0x7f)
+		sh := uint(7 * i)
+		if sh < 64 {
+			ulo |= v << sh
+			if sh > 57 {
+				uhi |= v >> (64 - sh)
+			}
+		} else {
+			uhi |= v << (sh - 64)
+		}
+		if c < 0x80 {
+			break
+		}
+	}
+	lo = ulo>>1 | uhi<<63
+	hi = uhi >> 1
+	if ulo&1 == 1 {
+		lo, hi = ^lo, ^hi
+	}
+	return hi, lo, p, nil
+}

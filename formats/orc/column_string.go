@@ -1,0 +1,167 @@
+package orc
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// stringColumn decodes string, char, varchar and binary columns (spec
+// section "String, Char, and VarChar Columns", "Binary Columns"). DIRECT:
+// DATA holds the bytes of present values back to back and LENGTH their
+// lengths. DICTIONARY: DATA holds dictionary indexes, LENGTH the lengths of
+// the dictionary entries and DICTIONARY_DATA their bytes. fixed > 0 makes a
+// fixed_size_binary of that width (Iceberg uuid and fixed[L]).
+type stringColumn struct {
+	base
+	fixed   int
+	dict    bool
+	data    []byte
+	p       int
+	lengths intReader
+	index   intReader
+	dictOff []int64 // entry i is dictData[dictOff[i]:dictOff[i+1]]
+	dictDat []byte
+	vals    []int64 // lengths of the batch's present values
+	idxs    []int64 // dictionary indexes of the batch's present values
+}
+
+func (c *stringColumn) reset(s *stripe) error {
+	c.resetPresent(s)
+	e := s.encoding(c.n.col)
+	data, _ := s.stream(c.n.col, sData)
+	lens, _ := s.stream(c.n.col, sLength)
+	switch e {
+	case encDirect, encDirectV2:
+		c.dict = false
+		c.data, c.p = data, 0
+		c.lengths = newIntReader(lens, false, e)
+		return nil
+	case encDictionary, encDictionaryV2:
+		if c.n.t.kind == kBinary {
+			return c.errf("binary column with dictionary encoding")
+		}
+	default:
+		return c.errf("unknown encoding %d", e)
+	}
+	c.dict = true
+	size := s.encodings[c.n.col].dictSize
+	if size > maxDictSize || size > uint64(len(lens))*512+512 {
+		return c.errf("%w: dictionary of %d entries with a %d-byte LENGTH stream", ErrCorrupt, size, len(lens))
+	}
+	var err error
+	c.dictOff, err = newIntReader(lens, false, e).next(c.dictOff[:0], int(size))
+	if err != nil {
+		return c.wrapErr("dictionary LENGTH stream", err)
+	}
+	c.dictDat, _ = s.stream(c.n.col, sDictionaryData)
+	var off int64
+	for i, l := range c.dictOff {
+		if l < 0 || l > int64(len(c.dictDat))-off {
+			return c.errf("%w: dictionary entry %d of length %d with %d bytes of DICTIONARY_DATA left", ErrCorrupt, i, l, int64(len(c.dictDat))-off)
+		}
+		c.dictOff[i] = off
+		off += l
+	}
+	c.dictOff = append(c.dictOff, off)
+	c.index = newIntReader(data, false, e)
+	return nil
+}
+
+func (c *stringColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
+	valid, k, err := c.presence(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if c.dict {
+		c.idxs, err = c.index.next(c.idxs[:0], k)
+		if err != nil {
+			return nil, c.wrapErr("DATA stream", err)
+		}
+		nd := int64(len(c.dictOff) - 1)
+		c.vals = grow(c.vals, k)
+		for i, ix := range c.idxs {
+			if ix < 0 || ix >= nd {
+				return nil, c.errf("%w: dictionary index %d of %d entries", ErrCorrupt, ix, nd)
+			}
+			c.vals[i] = c.dictOff[ix+1] - c.dictOff[ix]
+		}
+	} else {
+		c.vals, err = c.lengths.next(c.vals[:0], k)
+		if err != nil {
+			return nil, c.wrapErr("LENGTH stream", err)
+		}
+	}
+	var total int64
+	for _, l := range c.vals {
+		if l < 0 {
+			return nil, c.errf("%w: negative length %d", ErrCorrupt, l)
+		}
+		total += l
+		if total > maxBatchBytes {
+			return nil, c.errf("%w: more than %d bytes in one batch", ErrTooLarge, maxBatchBytes)
+		}
+	}
+	if !c.dict && total > int64(len(c.data)-c.p) {
+		return nil, c.errf("DATA stream: %w (%d bytes wanted, %d left)", errShort, total, len(c.data)-c.p)
+	}
+	if c.fixed > 0 {
+		return c.nextFixed(n, k, valid)
+	}
+	offBuf := newBuffer(c.mem, 4*(n+1))
+	offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+	dataBuf := newBuffer(c.mem, int(total))
+	out := dataBuf.Bytes()
+	offs[0] = 0
+	var pos int32
+	j := 0
+	for i := range n {
+		if valid == nil || valid[i] != 0 {
+			pos += int32(c.vals[j])
+			j++
+		}
+		offs[i+1] = pos
+	}
+	if c.dict {
+		c.copyDict(out, k)
+	} else {
+		copy(out, c.data[c.p:c.p+int(total)])
+		c.p += int(total)
+	}
+	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), offBuf, dataBuf}, nil), nil
+}
+
+// copyDict copies the dictionary entries of the batch's k indexes to out.
+func (c *stringColumn) copyDict(out []byte, k int) {
+	p := 0
+	for _, ix := range c.idxs[:k] {
+		p += copy(out[p:], c.dictDat[c.dictOff[ix]:c.dictOff[ix+1]])
+	}
+}
+
+func (c *stringColumn) nextFixed(n, k int, valid []byte) (arrow.ArrayData, error) {
+	w := c.fixed
+	buf := newBuffer(c.mem, n*w)
+	out := buf.Bytes()
+	j := 0
+	for i := range n {
+		o := out[i*w : i*w+w]
+		if valid != nil && valid[i] == 0 {
+			clear(o)
+			continue
+		}
+		l := c.vals[j]
+		if l != int64(w) {
+			buf.Release()
+			return nil, c.errf("%w: value of %d bytes in a fixed[%d] column", ErrCorrupt, l, w)
+		}
+		if c.dict {
+			ix := c.idxs[j]
+			copy(o, c.dictDat[c.dictOff[ix]:])
+		} else {
+			copy(o, c.data[c.p:c.p+w])
+			c.p += w
+		}
+		j++
+	}
+	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
+}

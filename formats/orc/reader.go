@@ -1,0 +1,341 @@
+package orc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+	_ "time/tzdata" // writer time zones must resolve on hosts without a zoneinfo database
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/schema"
+)
+
+// Option configures [Open].
+type Option func(*options)
+
+type options struct {
+	name string
+}
+
+// WithFileName sets the file name used in error messages.
+func WithFileName(name string) Option { return func(o *options) { o.name = name } }
+
+// File is an open ORC file: its decoded tail and schema. A File is safe for
+// concurrent use by several batch readers when its io.ReaderAt is.
+type File struct {
+	r    io.ReaderAt
+	size int64
+	name string
+	tail *tail
+	root *node
+	sch  *schema.Schema
+}
+
+// Open reads the tail of an ORC file of size bytes (postscript, footer and
+// metadata; spec section "File Tail") and returns the file. It reads no
+// stripe data. Errors match [ErrCorrupt] (a *[CorruptError]), [ErrTooLarge],
+// [ErrUnsupported] (a future file version, a union type, encryption) or
+// [ErrUnsupportedCodec], or are I/O errors from r.
+func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	var o options
+	for _, fn := range opts {
+		fn(&o)
+	}
+	t, err := readTail(r, size, o.name)
+	if err != nil {
+		return nil, err
+	}
+	root, sch, err := buildTree(t.footer.types)
+	if err != nil {
+		if errors.Is(err, ErrUnsupported) {
+			return nil, fmt.Errorf("orc: %s: %w", o.name, err)
+		}
+		return nil, &CorruptError{File: o.name, Offset: -1, Section: "footer types", Err: err}
+	}
+	return &File{r: r, size: size, name: o.name, tail: t, root: root, sch: sch}, nil
+}
+
+// Schema returns the file schema: ids from the "iceberg.id" or "paimon.id"
+// type attributes, [schema.NoID] where a type has none. The result is shared;
+// callers must not modify it (Clone it first).
+func (f *File) Schema() *schema.Schema { return f.sch }
+
+// NumRows returns the number of rows in the file (footer numberOfRows).
+func (f *File) NumRows() int64 { return int64(min(f.tail.footer.numberOfRows, 1<<63-1)) }
+
+// NumStripes returns the number of stripes.
+func (f *File) NumStripes() int { return len(f.tail.footer.stripes) }
+
+// Compression returns the compression codec name: "NONE", "ZLIB", "SNAPPY",
+// "LZO", "LZ4" or "ZSTD".
+func (f *File) Compression() string { return compName(f.tail.ps.compression) }
+
+// Version returns the file format version ("0.12"); files from before Hive
+// 0.12 that record none give "0.11".
+func (f *File) Version() string {
+	v := f.tail.ps.version
+	if len(v) < 2 {
+		return "0.11"
+	}
+	return strconv.Itoa(int(v[0])) + "." + strconv.Itoa(int(v[1]))
+}
+
+// Metadata returns the user metadata of the footer as a map.
+func (f *File) Metadata() map[string]string {
+	m := make(map[string]string, len(f.tail.footer.metadata))
+	for _, kv := range f.tail.footer.metadata {
+		m[kv.key] = kv.value
+	}
+	return m
+}
+
+// BatchOptions configures a [BatchReader].
+type BatchOptions struct {
+	// BatchRows is the number of rows per batch; 0 means 65536. A batch
+	// never spans two stripes, so batches at stripe ends are shorter.
+	BatchRows int
+	// Allocator allocates the Arrow buffers; nil means
+	// memory.DefaultAllocator.
+	Allocator memory.Allocator
+}
+
+// BatchReader decodes the projected columns of a file stripe by stripe into
+// Arrow record batches.
+type BatchReader struct {
+	f       *File
+	mem     memory.Allocator
+	rows    int
+	schema  *arrow.Schema
+	cols    []column
+	needed  map[int]bool
+	stripe  int   // index of the next stripe to load
+	left    int64 // rows left in the loaded stripe
+	st      stripe
+	raw     []byte
+	closed  bool
+	zones   map[string]*time.Location
+	curName string
+}
+
+// NewBatchReader returns a reader of the leaves of proj, a pruned copy of
+// [File.Schema] (same names and nesting, a subset of the fields of each
+// struct, in file order); nil proj reads every column. Fields are matched by
+// name path; ids in proj are ignored. Each batch has the Arrow schema
+// schema.ToArrowSchema(proj). It returns an error wrapping [ErrUnsupported]
+// when the options are out of range or proj names a field the file lacks.
+func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchReader, error) {
+	if proj == nil {
+		proj = f.sch
+	}
+	rows := opts.BatchRows
+	if rows == 0 {
+		rows = defaultBatchRows
+	}
+	if rows < 0 || rows > maxBatchRows {
+		return nil, fmt.Errorf("orc: BatchRows %d outside [1, %d]", rows, maxBatchRows)
+	}
+	mem := opts.Allocator
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	br := &BatchReader{f: f, mem: mem, rows: rows, schema: schema.ToArrowSchema(proj),
+		needed: map[int]bool{}, zones: map[string]*time.Location{}}
+	var top []*node
+	if f.root.t.kind == kStruct {
+		top = f.root.children
+	} else {
+		top = []*node{f.root}
+	}
+	for _, pf := range proj.Fields {
+		n := findChild(top, pf.Name)
+		if n == nil {
+			return nil, fmt.Errorf("orc: projected field %q is not in the file", pf.Name)
+		}
+		c, err := br.newColumn(n, pf)
+		if err != nil {
+			return nil, err
+		}
+		br.cols = append(br.cols, c)
+	}
+	return br, nil
+}
+
+func findChild(nodes []*node, name string) *node {
+	for _, n := range nodes {
+		if n.field.Name == name {
+			return n
+		}
+	}
+	return nil
+}
+
+// Schema returns the Arrow schema of the batches.
+func (r *BatchReader) Schema() *arrow.Schema { return r.schema }
+
+// Next returns the next record batch, or io.EOF after the last one. The
+// caller owns the batch and must Release it. Decoding errors match
+// [ErrCorrupt] (a *[CorruptError] naming the stripe and column), or
+// [ErrTooLarge] or [ErrUnsupportedCodec]; ctx's error is returned when it is
+// done.
+func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if r.closed {
+		return nil, errors.New("orc: Next on a closed BatchReader")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for r.left == 0 {
+		if r.stripe >= len(r.f.tail.footer.stripes) {
+			return nil, io.EOF
+		}
+		if err := r.loadStripe(r.stripe); err != nil {
+			return nil, err
+		}
+		r.stripe++
+	}
+	n := int(min(int64(r.rows), r.left))
+	arrs := make([]arrow.Array, 0, len(r.cols))
+	release := func() {
+		for _, a := range arrs {
+			a.Release()
+		}
+	}
+	for _, c := range r.cols {
+		d, err := c.next(n, nil)
+		if err != nil {
+			release()
+			return nil, r.wrap(err)
+		}
+		arrs = append(arrs, array.MakeFromData(d))
+		d.Release()
+	}
+	r.left -= int64(n)
+	rec := array.NewRecordBatch(r.schema, arrs, int64(n))
+	release()
+	return rec, nil
+}
+
+func (r *BatchReader) wrap(err error) error {
+	s := r.f.tail.footer.stripes[r.st.idx]
+	var ce *CorruptError
+	if errors.As(err, &ce) {
+		return err
+	}
+	return &CorruptError{File: r.f.name, Offset: int64(s.offset), Section: fmt.Sprintf("stripe %d", r.st.idx), Err: err}
+}
+
+// Close releases the reader's buffers. It does not close the file's
+// io.ReaderAt.
+func (r *BatchReader) Close() error {
+	r.closed = true
+	r.cols = nil
+	r.st = stripe{}
+	r.raw = nil
+	return nil
+}
+
+// stripe holds the decompressed streams of the needed columns of one stripe.
+type stripe struct {
+	idx       int
+	streams   map[uint64][]byte
+	encodings []columnEncoding
+	loc       *time.Location
+	decimal64 bool
+}
+
+func streamKey(col int, kind uint64) uint64 { return uint64(col)<<8 | kind }
+
+// stream returns a decompressed stream and whether the stripe has it.
+func (s *stripe) stream(col int, kind uint64) ([]byte, bool) {
+	b, ok := s.streams[streamKey(col, kind)]
+	return b, ok
+}
+
+func (s *stripe) encoding(col int) uint64 {
+	if col < len(s.encodings) {
+		return s.encodings[col].kind
+	}
+	return encDirect
+}
+
+// loadStripe reads the stripe footer and the needed streams of stripe i
+// (spec section "Stripes": index streams, then data streams, then the
+// stripe footer).
+func (r *BatchReader) loadStripe(i int) error {
+	si := r.f.tail.footer.stripes[i]
+	cerr := func(off uint64, section string, err error) error {
+		return &CorruptError{File: r.f.name, Offset: int64(off), Section: fmt.Sprintf("stripe %d %s", i, section), Err: err}
+	}
+	footOff := si.offset + si.indexLength + si.dataLength
+	raw := make([]byte, si.footerLength)
+	if _, err := r.f.r.ReadAt(raw, int64(footOff)); err != nil && err != io.EOF {
+		return fmt.Errorf("orc: %s: reading stripe %d footer: %w", r.f.name, i, err)
+	}
+	fb, err := r.f.tail.dec.decompress(nil, raw, maxFooterLen)
+	if err != nil {
+		return cerr(footOff, "footer", err)
+	}
+	sf, err := parseStripeFooter(fb)
+	if err != nil {
+		return cerr(footOff, "footer", err)
+	}
+	if len(sf.encodings) != len(r.f.tail.footer.types) {
+		return cerr(footOff, "footer", fmt.Errorf("%d column encodings for %d columns", len(sf.encodings), len(r.f.tail.footer.types)))
+	}
+	st := stripe{idx: i, streams: map[uint64][]byte{}, encodings: sf.encodings, decimal64: r.f.tail.decimal64}
+	tz := sf.timezone
+	if tz == "" {
+		tz = "UTC"
+	}
+	if st.loc = r.zones[tz]; st.loc == nil {
+		loc, err := time.LoadLocation(tz)
+		if err != nil {
+			return cerr(footOff, "footer", fmt.Errorf("writer time zone %q: %w", tz, err))
+		}
+		r.zones[tz] = loc
+		st.loc = loc
+	}
+	off := si.offset
+	end := footOff
+	for _, s := range sf.streams {
+		if s.length > end-off {
+			return cerr(footOff, "footer", fmt.Errorf("%s stream of column %d (%d bytes) beyond the stripe", streamName(s.kind), s.column, s.length))
+		}
+		soff := off
+		off += s.length
+		if !r.needed[int(min(s.column, 1<<31))] {
+			continue
+		}
+		switch s.kind {
+		case sPresent, sData, sLength, sDictionaryData, sSecondary:
+		default:
+			continue
+		}
+		if cap(r.raw) < int(s.length) {
+			r.raw = make([]byte, s.length)
+		}
+		raw := r.raw[:s.length]
+		if _, err := r.f.r.ReadAt(raw, int64(soff)); err != nil && err != io.EOF {
+			return fmt.Errorf("orc: %s: reading stripe %d: %w", r.f.name, i, err)
+		}
+		b, err := r.f.tail.dec.decompress(nil, raw, maxStreamLen)
+		if err != nil {
+			return cerr(soff, fmt.Sprintf("column %d %s stream", s.column, streamName(s.kind)), err)
+		}
+		st.streams[streamKey(int(s.column), s.kind)] = b
+	}
+	r.st = st
+	for _, c := range r.cols {
+		if err := c.reset(&r.st); err != nil {
+			return cerr(si.offset, "", err)
+		}
+	}
+	r.left = int64(min(si.numberOfRows, 1<<62))
+	return nil
+}

@@ -1,0 +1,126 @@
+package orc
+
+import "fmt"
+
+// byteRLE decodes the byte run-length encoding (spec section "Byte Run
+// Length Encoding"): a control byte c < 0x80 starts a run of c+3 copies of
+// the next byte; c ≥ 0x80 starts 256-c literal bytes.
+type byteRLE struct {
+	b   []byte
+	p   int
+	run int  // values left in the current run
+	lit bool // current run is literal
+	val byte // the repeated byte
+}
+
+func (d *byteRLE) reset(b []byte) { *d = byteRLE{b: b} }
+
+// next appends n bytes to dst.
+func (d *byteRLE) next(dst []byte, n int) ([]byte, error) {
+	for n > 0 {
+		if d.run == 0 {
+			if d.p >= len(d.b) {
+				return dst, errShort
+			}
+			c := d.b[d.p]
+			d.p++
+			if c < 0x80 {
+				if d.p >= len(d.b) {
+					return dst, errShort
+				}
+				d.run, d.lit, d.val = int(c)+3, false, d.b[d.p]
+				d.p++
+			} else {
+				d.run, d.lit = 256-int(c), true
+			}
+		}
+		k := min(n, d.run)
+		if d.lit {
+			if d.p+k > len(d.b) {
+				return dst, errShort
+			}
+			dst = append(dst, d.b[d.p:d.p+k]...)
+			d.p += k
+		} else {
+			for range k {
+				dst = append(dst, d.val)
+			}
+		}
+		d.run -= k
+		n -= k
+	}
+	return dst, nil
+}
+
+// boolRLE decodes booleans: a byte RLE stream whose bytes hold 8 values each,
+// most significant bit first (spec section "Boolean Run Length Encoding").
+type boolRLE struct {
+	br   byteRLE
+	cur  byte
+	left int // bits left in cur
+	tmp  []byte
+}
+
+func (d *boolRLE) reset(b []byte) { d.br.reset(b); d.left = 0 }
+
+// next appends n values (0 or 1) to dst.
+func (d *boolRLE) next(dst []byte, n int) ([]byte, error) {
+	for n > 0 && d.left > 0 {
+		d.left--
+		dst = append(dst, (d.cur>>uint(d.left))&1)
+		n--
+	}
+	if n == 0 {
+		return dst, nil
+	}
+	var err error
+	d.tmp, err = d.br.next(d.tmp[:0], (n+7)/8)
+	if err != nil {
+		return dst, err
+	}
+	full := n / 8
+	for _, c := range d.tmp[:full] {
+		dst = append(dst, c>>7, (c>>6)&1, (c>>5)&1, (c>>4)&1, (c>>3)&1, (c>>2)&1, (c>>1)&1, c&1)
+	}
+	if r := n - full*8; r > 0 {
+		d.cur, d.left = d.tmp[full], 8
+		for range r {
+			d.left--
+			dst = append(dst, (d.cur>>uint(d.left))&1)
+		}
+	}
+	return dst, nil
+}
+
+// intReader decodes a stream of integers.
+type intReader interface {
+	// next appends n values to dst.
+	next(dst []int64, n int) ([]int64, error)
+}
+
+// newIntReader returns the RLE v1 or v2 decoder for a column encoding kind.
+func newIntReader(b []byte, signed bool, enc uint64) intReader {
+	if enc == encDirectV2 || enc == encDictionaryV2 {
+		return &intRLEv2{b: b, signed: signed}
+	}
+	return &intRLEv1{b: b, signed: signed}
+}
+
+// readVarint reads a base-128 varint (least significant group first).
+func readVarint(b []byte, p int) (uint64, int, error) {
+	var v uint64
+	for s := uint(0); s < 64; s += 7 {
+		if p >= len(b) {
+			return 0, p, errShort
+		}
+		c := b[p]
+		p++
+		v |= uint64(c&0x7f) << s
+		if c < 0x80 {
+			return v, p, nil
+		}
+	}
+	return 0, p, fmt.Errorf("varint longer than 10 bytes")
+}
+
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }

@@ -1,0 +1,303 @@
+package orc
+
+import "fmt"
+
+// intRLEv2 decodes integer run-length encoding version 2 (spec section
+// "Integer Run Length Encoding, version 2"): each run starts with a header
+// whose top two bits select short repeat, direct, patched base or delta.
+// A run holds at most 512 values; it is decoded whole into buf.
+type intRLEv2 struct {
+	b      []byte
+	p      int
+	signed bool
+	buf    []int64
+	bp     int
+}
+
+const (
+	v2ShortRepeat = 0
+	v2Direct      = 1
+	v2PatchedBase = 2
+	v2Delta       = 3
+)
+
+// widthTable maps the 5-bit encoded width to a bit width.
+var widthTable = [32]uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+	21, 22, 23, 24, 26, 28, 30, 32, 40, 48, 56, 64}
+
+// closestFixedBits rounds a bit count up to a width the encoding uses
+// (spec: the patch list entries are PGW+PW bits rounded this way).
+func closestFixedBits(n int) int {
+	switch {
+	case n <= 24:
+		return max(n, 1)
+	case n <= 26:
+		return 26
+	case n <= 28:
+		return 28
+	case n <= 30:
+		return 30
+	case n <= 32:
+		return 32
+	case n <= 40:
+		return 40
+	case n <= 48:
+		return 48
+	case n <= 56:
+		return 56
+	}
+	return 64
+}
+
+func (d *intRLEv2) next(dst []int64, n int) ([]int64, error) {
+	for n > 0 {
+		if d.bp == len(d.buf) {
+			var err error
+			d.buf, err = d.readRun(d.buf[:0])
+			d.bp = 0
+			if err != nil {
+				return dst, err
+			}
+		}
+		k := min(n, len(d.buf)-d.bp)
+		dst = append(dst, d.buf[d.bp:d.bp+k]...)
+		d.bp += k
+		n -= k
+	}
+	return dst, nil
+}
+
+func (d *intRLEv2) readRun(dst []int64) ([]int64, error) {
+	if d.p >= len(d.b) {
+		return dst, errShort
+	}
+	h := d.b[d.p]
+	switch h >> 6 {
+	case v2ShortRepeat:
+		w := int(h>>3&7) + 1
+		cnt := int(h&7) + 3
+		if d.p+1+w > len(d.b) {
+			return dst, errShort
+		}
+		var u uint64
+		for _, c := range d.b[d.p+1 : d.p+1+w] {
+			u = u<<8 | uint64(c)
+		}
+		d.p += 1 + w
+		v := int64(u)
+		if d.signed {
+			v = unzigzag(u)
+		}
+		for range cnt {
+			dst = append(dst, v)
+		}
+		return dst, nil
+	case v2Direct:
+		if d.p+2 > len(d.b) {
+			return dst, errShort
+		}
+		w := int(widthTable[h>>1&0x1f])
+		cnt := (int(h&1)<<8 | int(d.b[d.p+1])) + 1
+		d.p += 2
+		start := len(dst)
+		var err error
+		dst, d.p, err = unpack(dst, d.b, d.p, cnt, w)
+		if err != nil {
+			return dst, err
+		}
+		if d.signed {
+			for i := start; i < len(dst); i++ {
+				dst[i] = unzigzag(uint64(dst[i]))
+			}
+		}
+		return dst, nil
+	case v2PatchedBase:
+		return d.patched(dst, h)
+	default:
+		return d.delta(dst, h)
+	}
+}
+
+func (d *intRLEv2) patched(dst []int64, h byte) ([]int64, error) {
+	if d.p+4 > len(d.b) {
+		return dst, errShort
+	}
+	w := int(widthTable[h>>1&0x1f])
+	cnt := (int(h&1)<<8 | int(d.b[d.p+1])) + 1
+	b3, b4 := d.b[d.p+2], d.b[d.p+3]
+	bw := int(b3>>5) + 1
+	pw := int(widthTable[b3&0x1f])
+	pgw := int(b4>>5) + 1
+	pll := int(b4 & 0x1f)
+	d.p += 4
+	if d.p+bw > len(d.b) {
+		return dst, errShort
+	}
+	var ub uint64
+	for _, c := range d.b[d.p : d.p+bw] {
+		ub = ub<<8 | uint64(c)
+	}
+	d.p += bw
+	sign := uint64(1) << (uint(bw)*8 - 1)
+	base := int64(ub)
+	if ub&sign != 0 {
+		base = -int64(ub &^ sign)
+	}
+	start := len(dst)
+	var err error
+	dst, d.p, err = unpack(dst, d.b, d.p, cnt, w)
+	if err != nil {
+		return dst, err
+	}
+	if pgw+pw > 64 {
+		return dst, fmt.Errorf("RLE v2 patch width %d+%d above 64 bits", pgw, pw)
+	}
+	var patches [32]int64
+	pl, np, err := unpack(patches[:0], d.b, d.p, pll, closestFixedBits(pgw+pw))
+	if err != nil {
+		return dst, err
+	}
+	d.p = np
+	idx := 0
+	mask := uint64(1)<<uint(pw) - 1
+	for _, e := range pl {
+		gap := int(uint64(e) >> uint(pw))
+		patch := uint64(e) & mask
+		idx += gap
+		if gap == 255 && patch == 0 {
+			continue
+		}
+		if idx >= cnt {
+			return dst, fmt.Errorf("RLE v2 patch position %d beyond run of %d", idx, cnt)
+		}
+		dst[start+idx] = int64(uint64(dst[start+idx]) | patch<<uint(w))
+	}
+	for i := start; i < len(dst); i++ {
+		dst[i] += base
+	}
+	return dst, nil
+}
+
+func (d *intRLEv2) delta(dst []int64, h byte) ([]int64, error) {
+	if d.p+2 > len(d.b) {
+		return dst, errShort
+	}
+	code := h >> 1 & 0x1f
+	w := 0
+	if code != 0 {
+		w = int(widthTable[code])
+	}
+	cnt := (int(h&1)<<8 | int(d.b[d.p+1])) + 1
+	d.p += 2
+	u, p, err := readVarint(d.b, d.p)
+	if err != nil {
+		return dst, err
+	}
+	base := int64(u)
+	if d.signed {
+		base = unzigzag(u)
+	}
+	u, p, err = readVarint(d.b, p)
+	if err != nil {
+		return dst, err
+	}
+	d.p = p
+	db := unzigzag(u)
+	dst = append(dst, base)
+	if cnt == 1 {
+		return dst, nil
+	}
+	v := base + db
+	dst = append(dst, v)
+	if w == 0 {
+		for i := 2; i < cnt; i++ {
+			v += db
+			dst = append(dst, v)
+		}
+		return dst, nil
+	}
+	start := len(dst)
+	dst, d.p, err = unpack(dst, d.b, d.p, cnt-2, w)
+	if err != nil {
+		return dst, err
+	}
+	if db < 0 {
+		for i := start; i < len(dst); i++ {
+			v -= dst[i]
+			dst[i] = v
+		}
+	} else {
+		for i := start; i < len(dst); i++ {
+			v += dst[i]
+			dst[i] = v
+		}
+	}
+	return dst, nil
+}
+
+// unpack appends n unsigned values of w bits each, packed most significant
+// bit first from b[p:], and returns the position after the last whole byte.
+func unpack(dst []int64, b []byte, p, n, w int) ([]int64, int, error) {
+	need := (n*w + 7) / 8
+	if need > len(b)-p {
+		return dst, p, errShort
+	}
+	src := b[p : p+need]
+	switch w {
+	case 8:
+		for _, c := range src {
+			dst = append(dst, int64(c))
+		}
+	case 16:
+		for i := 0; i+1 < len(src); i += 2 {
+			dst = append(dst, int64(src[i])<<8|int64(src[i+1]))
+		}
+	case 32:
+		for i := 0; i+3 < len(src); i += 4 {
+			dst = append(dst, int64(uint32(src[i])<<24|uint32(src[i+1])<<16|uint32(src[i+2])<<8|uint32(src[i+3])))
+		}
+	case 64:
+		for i := 0; i+7 < len(src); i += 8 {
+			s := src[i : i+8]
+			dst = append(dst, int64(uint64(s[0])<<56|uint64(s[1])<<48|uint64(s[2])<<40|uint64(s[3])<<32|
+				uint64(s[4])<<24|uint64(s[5])<<16|uint64(s[6])<<8|uint64(s[7])))
+		}
+	default:
+		if w <= 56 {
+			var acc uint64
+			bits := 0
+			i := 0
+			mask := uint64(1)<<uint(w) - 1
+			for range n {
+				for bits < w {
+					acc = acc<<8 | uint64(src[i])
+					i++
+					bits += 8
+				}
+				bits -= w
+				dst = append(dst, int64(acc>>uint(bits)&mask))
+			}
+		} else {
+			var cur byte
+			bits := 0
+			i := 0
+			for range n {
+				var v uint64
+				need := w
+				for need > 0 {
+					if bits == 0 {
+						cur = src[i]
+						i++
+						bits = 8
+					}
+					t := min(need, bits)
+					v = v<<uint(t) | uint64(cur>>uint(bits-t))&(1<<uint(t)-1)
+					bits -= t
+					need -= t
+				}
+				dst = append(dst, int64(v))
+			}
+		}
+	}
+	return dst, p + need, nil
+}

@@ -1,0 +1,107 @@
+package orc
+
+import (
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// orcEpoch is 2015-01-01T00:00:00Z in Unix seconds: ORC timestamps count
+// seconds from it (spec section "Timestamp Columns").
+const orcEpoch = 1420070400
+
+// timestampColumn decodes timestamp and timestamp with local time zone
+// columns: DATA holds signed seconds since 2015-01-01 00:00:00 (in the
+// writer's time zone for timestamp, UTC for the instant type) and SECONDARY
+// the nanoseconds, whose low 3 bits z mean "multiply the rest by 10^(z+1)"
+// when z > 0.
+type timestampColumn struct {
+	base
+	secs, nanos intReader
+	loc         *time.Location
+	sv, nv      []int64
+	out         []int64
+}
+
+func (c *timestampColumn) reset(s *stripe) error {
+	e, err := c.directOnly(s)
+	if err != nil {
+		return err
+	}
+	c.resetPresent(s)
+	d, _ := s.stream(c.n.col, sData)
+	n, _ := s.stream(c.n.col, sSecondary)
+	c.secs = newIntReader(d, true, e)
+	c.nanos = newIntReader(n, false, e)
+	c.loc = s.loc
+	if c.n.t.kind == kTimestampInstant {
+		c.loc = time.UTC
+	}
+	return nil
+}
+
+func (c *timestampColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
+	valid, k, err := c.presence(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if c.sv, err = c.secs.next(c.sv[:0], k); err != nil {
+		return nil, c.wrapErr("DATA stream", err)
+	}
+	if c.nv, err = c.nanos.next(c.nv[:0], k); err != nil {
+		return nil, c.wrapErr("SECONDARY stream", err)
+	}
+	c.out = grow(c.out, k)
+	utc := c.loc == time.UTC
+	base := int64(orcEpoch)
+	if !utc {
+		base = localEpoch(c.loc)
+	}
+	for i, s := range c.sv {
+		ns := decodeNanos(c.nv[i])
+		if ns < 0 || ns > 999_999_999 {
+			return nil, c.errf("%w: nanoseconds %d", ErrCorrupt, ns)
+		}
+		var sec int64
+		if utc {
+			sec = s + orcEpoch
+		} else {
+			// The writer counted seconds from 2015-01-01 00:00:00 in its
+			// zone; the wall clock is that instant seen in the zone.
+			inst := s + base
+			_, off := time.Unix(inst, 0).In(c.loc).Zone()
+			sec = inst + int64(off)
+		}
+		// Writers before ORC-763 truncated negative seconds toward zero;
+		// readers take one second off when the nanoseconds carry millis.
+		if sec < 0 && ns > 999_999 {
+			sec--
+		}
+		if c.n.tsNanos {
+			c.out[i] = sec*1_000_000_000 + ns
+		} else {
+			c.out[i] = sec*1_000_000 + ns/1000
+		}
+	}
+	buf := newBuffer(c.mem, 8*n)
+	scatter(arrow.Int64Traits.CastFromBytes(buf.Bytes()), c.out, valid)
+	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
+}
+
+// decodeNanos undoes the trailing-zero encoding of the nanoseconds.
+func decodeNanos(v int64) int64 {
+	z := v & 7
+	r := int64(uint64(v) >> 3)
+	if z != 0 {
+		for range z + 1 {
+			r *= 10
+		}
+	}
+	return r
+}
+
+// localEpoch returns 2015-01-01 00:00:00 in loc as Unix seconds.
+func localEpoch(loc *time.Location) int64 {
+	return time.Date(2015, 1, 1, 0, 0, 0, 0, loc).Unix()
+}
