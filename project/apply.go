@@ -100,6 +100,7 @@ func (p *Plan) exec(n *node, in arrow.ArrayData, length int, mem memory.Allocato
 		if err != nil {
 			return nil, err
 		}
+		maskFills(n.children, kids, in)
 		d := array.NewData(n.out, in.Len(), in.Buffers()[:1], kids, in.NullN(), in.Offset())
 		releaseAll(kids)
 		return d, nil
@@ -145,6 +146,26 @@ func (p *Plan) children(nodes []*node, ins []arrow.ArrayData, length int, mem me
 		out[i] = d
 	}
 	return out, nil
+}
+
+// maskFills gives the default and constant children of a struct the
+// struct's own validity bitmap (shared, not copied), so that a null struct
+// has null children too: an initial-default fills only where the parent is
+// present.
+func maskFills(nodes []*node, kids []arrow.ArrayData, parent arrow.ArrayData) {
+	pb := parent.Buffers()
+	if len(pb) == 0 || pb[0] == nil || parent.NullN() == 0 {
+		return
+	}
+	for i, c := range nodes {
+		if c.act != actDefault && c.act != actConstant {
+			continue
+		}
+		k := kids[i]
+		bufs := append([]*memory.Buffer{pb[0]}, k.Buffers()[1:]...)
+		kids[i] = array.NewData(k.DataType(), k.Len(), bufs, k.Children(), array.UnknownNullCount, k.Offset())
+		k.Release()
+	}
 }
 
 func releaseAll(ds []arrow.ArrayData) {

@@ -27,10 +27,10 @@ const (
 	vDec
 	vBool
 	vStr
-	vDate   // i: days since epoch
-	vTime   // i: microseconds since midnight
-	vTSus   // i: microseconds since epoch
-	vTSns   // i: nanoseconds since epoch
+	vDate // i: days since epoch
+	vTime // i: microseconds since midnight
+	vTSus // i: microseconds since epoch
+	vTSns // i: nanoseconds since epoch
 )
 
 type val struct {
@@ -270,14 +270,14 @@ func (v val) asDecimal(p, s int32) (decimal128.Num, error) {
 	case vDec:
 		bi = rescale(v.d.BigInt(), v.scale, s)
 	case vFloat:
+		// The shortest decimal that reads back as the same float, as Java's
+		// new BigDecimal(Double.toString(f)) takes it: 1.005 → 1.01 at scale 2.
 		if math.IsNaN(v.f) || math.IsInf(v.f, 0) {
 			return decimal128.Num{}, errRange
 		}
-		n, err := decimal128.FromFloat64(v.f, p, s)
-		if err != nil {
-			return decimal128.Num{}, errRange
-		}
-		return n, nil
+		r, _ := new(big.Rat).SetString(strconv.FormatFloat(v.f, 'g', -1, 64))
+		r.Mul(r, new(big.Rat).SetInt(pow10(s)))
+		bi = roundRat(r)
 	case vStr:
 		r, ok := new(big.Rat).SetString(strings.TrimSpace(v.s))
 		if !ok {

@@ -83,10 +83,10 @@ type ValueError struct {
 
 // Error returns, for example,
 //
-//	project: file "a.parquet": field 4 (qty), row 17: value 300 does not fit the read type tinyint (file type int)
+//	project: file "a.parquet": field 4 (qty), row 17: value does not fit the read type: 300 as tinyint (file type int)
 func (e *ValueError) Error() string {
-	return fmt.Sprintf("project: file %q: field %d (%s), row %d: value %s: %v %s (file type %s)",
-		e.File, e.FieldID, e.Path, e.Row, e.Value, e.Err, typeString(e.ReadType), typeString(e.FileType))
+	return fmt.Sprintf("project: file %q: field %d (%s), row %d: %v: %s as %s (file type %s)",
+		e.File, e.FieldID, e.Path, e.Row, e.Err, e.Value, typeString(e.ReadType), typeString(e.FileType))
 }
 
 // Unwrap returns Err.
