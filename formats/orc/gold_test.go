@@ -74,6 +74,18 @@ var goldSkip = map[string]string{
 	"TestOrcFile.testUnionAndTimestamp.orc": "uniontype column: the lakecat schema has no union kind (refused with ErrUnsupported)",
 }
 
+// TestGoldZstd reads the ZSTD example, written with the same data as the
+// LZ4 and LZO ones, against the LZ4 gold file.
+func TestGoldZstd(t *testing.T) {
+	dir := examplesDir(t)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	f := openFile(t, filepath.Join(dir, "TestVectorOrcFile.testZstd.0.12.orc"))
+	if n := compareGold(t, f, filepath.Join(dir, "expected", "TestVectorOrcFile.testLz4.jsn.gz"), mem, 777); n != 10000 {
+		t.Errorf("compared %d rows", n)
+	}
+}
+
 // TestGold reads every apache/orc example file that has an expected JSON
 // output and compares every row and column.
 func TestGold(t *testing.T) {

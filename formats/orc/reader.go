@@ -54,7 +54,10 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	root, sch, err := buildTree(t.footer.types)
 	if err != nil {
 		if errors.Is(err, ErrUnsupported) {
-			return nil, fmt.Errorf("orc: %s: %w", o.name, err)
+			if o.name != "" {
+				err = fmt.Errorf("%w (file %s)", err, o.name)
+			}
+			return nil, err
 		}
 		return nil, &CorruptError{File: o.name, Offset: -1, Section: "footer types", Err: err}
 	}
@@ -66,8 +69,18 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 // callers must not modify it (Clone it first).
 func (f *File) Schema() *schema.Schema { return f.sch }
 
-// NumRows returns the number of rows in the file (footer numberOfRows).
-func (f *File) NumRows() int64 { return int64(min(f.tail.footer.numberOfRows, 1<<63-1)) }
+// NumRows returns the number of rows in the file: the footer's
+// numberOfRows, or the sum of the stripes' row counts when the footer has
+// none (some early writers left it out).
+func (f *File) NumRows() int64 {
+	n := f.tail.footer.numberOfRows
+	if n == 0 {
+		for _, s := range f.tail.footer.stripes {
+			n += s.numberOfRows
+		}
+	}
+	return int64(min(n, 1<<62))
+}
 
 // NumStripes returns the number of stripes.
 func (f *File) NumStripes() int { return len(f.tail.footer.stripes) }
@@ -333,7 +346,7 @@ func (r *BatchReader) loadStripe(i int) error {
 	r.st = st
 	for _, c := range r.cols {
 		if err := c.reset(&r.st); err != nil {
-			return cerr(si.offset, "", err)
+			return &CorruptError{File: r.f.name, Offset: int64(si.offset), Section: fmt.Sprintf("stripe %d", i), Err: err}
 		}
 	}
 	r.left = int64(min(si.numberOfRows, 1<<62))
