@@ -181,31 +181,48 @@ func (a *applier) nextID() int {
 	return a.next
 }
 
-// assignIDs gives fresh ids to everything inside t: a struct's fields in
-// order, then the fields inside each of them; a list's element, then inside
-// it; a map's key and value, then inside the key, then inside the value.
+// assignIDs gives fresh ids to everything inside t. Iceberg (Java's
+// AssignFreshIds): a struct's fields in order, then the fields inside each
+// of them; a list's element, then inside it; a map's key and value, then
+// inside the key, then inside the value. Paimon (its ReassignFieldId): each
+// ROW field, then everything inside it, before the next field; list
+// elements and map keys and values carry no id (NoID).
 func (a *applier) assignIDs(t schema.Type) {
+	paimon := a.u.format == Paimon
 	switch tt := t.(type) {
 	case *schema.StructType:
 		for _, f := range tt.Fields {
 			f.ID = a.nextID()
+			if paimon {
+				a.assignIDs(f.Type)
+			}
 		}
-		for _, f := range tt.Fields {
-			a.assignIDs(f.Type)
+		if !paimon {
+			for _, f := range tt.Fields {
+				a.assignIDs(f.Type)
+			}
 		}
 	case *schema.ListType:
-		tt.Element.ID = a.nextID()
+		tt.Element.ID = a.containerID()
 		tt.Element.Name = schema.ElementName
 		a.assignIDs(tt.Element.Type)
 	case *schema.MapType:
-		tt.Key.ID = a.nextID()
+		tt.Key.ID = a.containerID()
 		tt.Key.Name = schema.KeyName
 		tt.Key.Required = true
-		tt.Value.ID = a.nextID()
+		tt.Value.ID = a.containerID()
 		tt.Value.Name = schema.ValueName
 		a.assignIDs(tt.Key.Type)
 		a.assignIDs(tt.Value.Type)
 	}
+}
+
+// containerID is the id of a new list element or map key or value.
+func (a *applier) containerID() int {
+	if a.u.format == Paimon {
+		return schema.NoID
+	}
+	return a.nextID()
 }
 
 // sibling returns a live field of st other than self named name, or nil.
@@ -340,7 +357,7 @@ func (a *applier) add(c *change) error {
 		return a.fail(c, ErrExists, "%s#%d", s.Name, s.ID)
 	}
 	f := a.u.format
-	if c.initialDefault != nil && f == IcebergV2 {
+	if c.initialDefault != nil && f != IcebergV3 {
 		return a.fail(c, ErrInvalidChange, "initial-default needs Iceberg format version 3")
 	}
 	if c.required && !a.u.allowIncompatible && (f != IcebergV3 || c.initialDefault == nil) {

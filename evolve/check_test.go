@@ -93,7 +93,7 @@ func TestCheckWrite(t *testing.T) {
 		"addr (id 4): kind mismatch: list<int> → struct<5:zip: required int>",
 		"bogus: field not in table",
 	})
-	// Paimon allows int → decimal(10, 0) and string widening; Iceberg does not.
+	// Paimon allows int → decimal(12, 2); Iceberg does not.
 	pt := schema.New(0, opt(0, "d", schema.Decimal(12, 2)), opt(1, "s", schema.String), opt(2, "t", schema.Timestamp))
 	pin := schema.New(0, opt(0, "d", schema.Int), opt(1, "s", schema.Varchar(10)), opt(2, "t", schema.Date))
 	if err := CheckWrite(pt, pin, Paimon); err != nil {
@@ -101,7 +101,6 @@ func TestCheckWrite(t *testing.T) {
 	}
 	eqStrings(t, problems(t, CheckWrite(pt, pin, IcebergV3)), []string{
 		"d (id 0): type cannot be promoted: int → decimal(12, 2)",
-		"s (id 1): type cannot be promoted: varchar(10) → string",
 	})
 	// Hudi: long → string is allowed, string → long is not.
 	ht := schema.New(0, opt(1, "a", schema.String), opt(2, "b", schema.Long))
@@ -129,16 +128,18 @@ func TestCanPromote(t *testing.T) {
 		{IcebergV3, schema.Unknown, schema.NewList(1, schema.Int, false), true},
 		{IcebergV2, schema.Unknown, schema.Int, false},
 		{Paimon, schema.TinyInt, schema.Long, true},
-		{Paimon, schema.Long, schema.Int, false},
+		{Paimon, schema.Long, schema.Int, true},
 		{Paimon, schema.Long, schema.Decimal(19, 0), true},
-		{Paimon, schema.Long, schema.Decimal(20, 2), false},
+		{Paimon, schema.Long, schema.Decimal(20, 2), true},
 		{Paimon, schema.Decimal(10, 2), schema.Decimal(11, 3), true},
-		{Paimon, schema.Decimal(10, 2), schema.Decimal(10, 3), false},
+		{Paimon, schema.Decimal(10, 2), schema.Decimal(10, 3), true},
 		{Paimon, schema.Char(3), schema.Varchar(5), true},
-		{Paimon, schema.Varchar(5), schema.Varchar(3), false},
+		{Paimon, schema.Varchar(5), schema.Varchar(3), true},
 		{Paimon, schema.Timestamp, schema.TimestampTz, true},
-		{Paimon, schema.TimestampTz, schema.Timestamp, false},
-		{Paimon, schema.Int, schema.String, false},
+		{Paimon, schema.TimestampTz, schema.Timestamp, true},
+		{Paimon, schema.Int, schema.String, true},
+		{Paimon, schema.Boolean, schema.Date, false},
+		{Paimon, schema.NewList(1, schema.Int, false), schema.Int, false},
 		{Hudi, schema.Int, schema.String, true},
 		{Hudi, schema.String, schema.Binary, true},
 		{Hudi, schema.Double, schema.Float, false},

@@ -3,6 +3,7 @@ package evolve
 import (
 	"fmt"
 
+	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -11,9 +12,8 @@ import (
 // column may be added with an initial-default, and which columns are
 // protected.
 //
-// The project package's promotion rules (project.IcebergV2, IcebergV3,
-// Paimon, Hudi) govern reads; Format mirrors them here so that a change this
-// package accepts is one those reads can serve.
+// [Format.Rules] gives the matching promotion rules of the project package,
+// which govern reads; type changes are checked against those.
 type Format int
 
 // The formats.
@@ -56,26 +56,34 @@ func IcebergFormat(formatVersion int) Format {
 
 func (f Format) isIceberg() bool { return f == IcebergV2 || f == IcebergV3 }
 
+// Rules returns the project package's promotion rules for f, which the
+// reader applies when it reads a data file under a newer schema.
+func (f Format) Rules() project.Rules {
+	switch f {
+	case IcebergV3:
+		return project.IcebergV3
+	case Paimon:
+		return project.Paimon
+	case Hudi:
+		return project.Hudi
+	}
+	return project.IcebergV2
+}
+
 // CanPromote reports whether data of type from may be read as type to under
-// f's rules: equal types always; otherwise only primitive promotions (and,
-// for Iceberg v3, unknown to any type).
+// f's rules: equal types always; two primitive types when [project.Rules]
+// allows it (f.Rules().Allows); for Iceberg v3 also unknown to any type,
+// nested ones included. So that a type change this package accepts is one
+// the reader can serve, the rules are the reader's:
 //
-// Iceberg (table spec, "Schema Evolution" / "Type promotion"): int→long,
-// float→double, decimal(P,S)→decimal(P′,S) with P′≥P; v3 adds date→timestamp,
-// date→timestamp_ns and unknown→anything. A data file's tinyint and smallint
-// (Parquet INT(8), INT(16)) are read as int or long under every format.
+//   - Iceberg (table spec, "Schema Evolution"): int→long, float→double,
+//     decimal(P,S)→decimal(P′,S) with P′≥P; v3 adds date→timestamp,
+//     date→timestamp_ns and unknown→any type.
+//   - Paimon: the casts Paimon's ALTER TABLE accepts (its explicit casts),
+//     narrowing included; a value that does not fit fails the read.
+//   - Hudi: Hudi's schema-on-read promotions.
 //
-// Paimon (DataTypeCasts implicit casts): integer widening
-// tinyint→smallint→int→bigint, integers and decimals to float and double,
-// integers to a decimal with room for their digits, decimal widening that
-// keeps every integer and fraction digit, float→double, char→varchar→string
-// with lengths not shrinking, binary widening, date→timestamp, timestamp
-// precision increase and timestamp→timestamp_ltz.
-//
-// Hudi (schema-on-read evolution): int→long, float, double, decimal and
-// string; long→float, double, decimal and string; float→double, decimal and
-// string; double→decimal and string; decimal widening and decimal→string;
-// string→decimal, date and binary; date→string; binary→string.
+// See the project package for the full matrix.
 func (f Format) CanPromote(from, to schema.Type) bool {
 	if schema.Equal(from, to) {
 		return true
@@ -88,139 +96,12 @@ func (f Format) CanPromote(from, to schema.Type) bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	if fp == tp {
-		return true
-	}
-	switch f {
-	case IcebergV2, IcebergV3:
-		return icebergPromote(fp, tp, f == IcebergV3)
-	case Paimon:
-		return paimonPromote(fp, tp)
-	case Hudi:
-		return hudiPromote(fp, tp)
-	}
-	return false
-}
-
-func icebergPromote(from, to schema.PrimitiveType, v3 bool) bool {
-	switch from.K {
-	case schema.KindTinyInt, schema.KindSmallInt:
-		return to.K == schema.KindInt || to.K == schema.KindLong
-	case schema.KindInt:
-		return to.K == schema.KindLong
-	case schema.KindFloat:
-		return to.K == schema.KindDouble
-	case schema.KindDecimal:
-		return to.K == schema.KindDecimal && to.Scale == from.Scale && to.Precision >= from.Precision
-	case schema.KindDate:
-		return v3 && (to.K == schema.KindTimestamp || to.K == schema.KindTimestampNs)
-	}
-	return false
-}
-
-// intRank orders the integer kinds by width; 0 for any other kind.
-func intRank(k schema.Kind) int {
-	switch k {
-	case schema.KindTinyInt:
-		return 1
-	case schema.KindSmallInt:
-		return 2
-	case schema.KindInt:
-		return 3
-	case schema.KindLong:
-		return 4
-	}
-	return 0
-}
-
-// intDigits is the number of decimal digits an integer kind needs.
-func intDigits(k schema.Kind) int {
-	return [...]int{0, 3, 5, 10, 19}[intRank(k)]
+	return f.Rules().Allows(fp, tp)
 }
 
 func isTimestamp(k schema.Kind) bool {
 	return k == schema.KindTimestamp || k == schema.KindTimestampTz ||
 		k == schema.KindTimestampNs || k == schema.KindTimestampTzNs
-}
-
-// tsPrecision is the fractional-second digits of a timestamp type: the
-// declared Paimon precision, else 6 (micros) or 9 (nanos).
-func tsPrecision(p schema.PrimitiveType) int {
-	if p.Precision > 0 {
-		return p.Precision
-	}
-	if p.K == schema.KindTimestampNs || p.K == schema.KindTimestampTzNs {
-		return 9
-	}
-	return 6
-}
-
-func isTz(k schema.Kind) bool { return k == schema.KindTimestampTz || k == schema.KindTimestampTzNs }
-
-func paimonPromote(from, to schema.PrimitiveType) bool {
-	fr, tr := intRank(from.K), intRank(to.K)
-	switch {
-	case fr > 0 && tr > 0:
-		return tr >= fr
-	case fr > 0 && to.K == schema.KindDecimal:
-		return to.Precision-to.Scale >= intDigits(from.K)
-	case (fr > 0 || from.K == schema.KindDecimal || from.K == schema.KindFloat) && to.K == schema.KindDouble:
-		return true
-	case (fr > 0 || from.K == schema.KindDecimal) && to.K == schema.KindFloat:
-		return true
-	case from.K == schema.KindDecimal && to.K == schema.KindDecimal:
-		return to.Scale >= from.Scale && to.Precision-to.Scale >= from.Precision-from.Scale
-	case from.K == schema.KindChar && (to.K == schema.KindChar || to.K == schema.KindVarchar):
-		return to.Length >= from.Length
-	case from.K == schema.KindVarchar && to.K == schema.KindVarchar:
-		return to.Length >= from.Length
-	case (from.K == schema.KindChar || from.K == schema.KindVarchar) && to.K == schema.KindString:
-		return true
-	case from.K == schema.KindFixed && to.K == schema.KindFixed:
-		return to.Length >= from.Length
-	case (from.K == schema.KindFixed || from.K == schema.KindBinary) && to.K == schema.KindBinary:
-		return to.Length == 0 || (from.Length > 0 && to.Length >= from.Length)
-	case from.K == schema.KindDate && isTimestamp(to.K):
-		return true
-	case isTimestamp(from.K) && isTimestamp(to.K):
-		return tsPrecision(to) >= tsPrecision(from) && (isTz(to.K) || !isTz(from.K))
-	}
-	return false
-}
-
-func hudiPromote(from, to schema.PrimitiveType) bool {
-	switch from.K {
-	case schema.KindTinyInt, schema.KindSmallInt, schema.KindInt:
-		switch to.K {
-		case schema.KindInt, schema.KindLong, schema.KindFloat, schema.KindDouble, schema.KindString:
-			return intRank(to.K) == 0 || intRank(to.K) >= intRank(from.K)
-		case schema.KindDecimal:
-			return to.Precision-to.Scale >= intDigits(from.K)
-		}
-	case schema.KindLong:
-		switch to.K {
-		case schema.KindFloat, schema.KindDouble, schema.KindString:
-			return true
-		case schema.KindDecimal:
-			return to.Precision-to.Scale >= intDigits(from.K)
-		}
-	case schema.KindFloat:
-		return to.K == schema.KindDouble || to.K == schema.KindString || to.K == schema.KindDecimal
-	case schema.KindDouble:
-		return to.K == schema.KindString || to.K == schema.KindDecimal
-	case schema.KindDecimal:
-		if to.K == schema.KindDecimal {
-			return to.Scale >= from.Scale && to.Precision-to.Scale >= from.Precision-from.Scale
-		}
-		return to.K == schema.KindString
-	case schema.KindString:
-		return to.K == schema.KindDecimal || to.K == schema.KindDate || to.K == schema.KindBinary
-	case schema.KindDate:
-		return to.K == schema.KindString
-	case schema.KindBinary:
-		return to.K == schema.KindString
-	}
-	return false
 }
 
 // PartitionSource is one partition field's source column and transform, as

@@ -1,0 +1,140 @@
+package evolve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lakecat/lakecat/schema"
+)
+
+// PaimonTable is a Paimon table directory as loaded by [LoadPaimonTable].
+type PaimonTable struct {
+	// Dir is the table directory (holding "schema/").
+	Dir string
+	// Schema is the latest schema file, schema/schema-N with the highest N.
+	Schema *schema.PaimonSchema
+}
+
+// LoadPaimonTable decodes the latest schema file of the Paimon table in dir:
+// schema/schema-N with the highest N (Paimon's SchemaManager.latest).
+// Errors: [ErrNoMetadata], or the file system's and the decoder's.
+func LoadPaimonTable(fsys FS, dir string) (*PaimonTable, error) {
+	sdir := filepath.Join(dir, "schema")
+	names, err := fsys.ReadDir(sdir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w in %s", ErrNoMetadata, dir)
+		}
+		return nil, err
+	}
+	best := -1
+	for _, n := range names {
+		if v, ok := strings.CutPrefix(n, "schema-"); ok {
+			if id, err := strconv.Atoi(v); err == nil && id >= 0 && id > best && strconv.Itoa(id) == v {
+				best = id
+			}
+		}
+	}
+	if best < 0 {
+		return nil, fmt.Errorf("%w in %s", ErrNoMetadata, sdir)
+	}
+	name := schema.PaimonSchemaFileName(best)
+	data, err := fsys.ReadFile(filepath.Join(sdir, name))
+	if err != nil {
+		return nil, err
+	}
+	p, err := schema.ParsePaimonSchema(data)
+	if err != nil {
+		return nil, fmt.Errorf("evolve: %s: %w", name, err)
+	}
+	return &PaimonTable{Dir: dir, Schema: p}, nil
+}
+
+// PreparePaimonUpdate applies update to the Paimon schema cur under Paimon's
+// rules and returns the next schema file's content: schema id cur.ID+1,
+// highestFieldId advanced to the highest id handed out, options, partition
+// keys, primary keys and comment carried over, the file format version set to
+// [schema.PaimonCurrentVersion] and timeMillis to now. changed is false (and
+// next is cur) when the result equals cur's schema. cur is not modified.
+//
+// Paimon's rules, where they differ from Iceberg's: a partition key or
+// primary key column cannot be renamed, deleted, retyped or made optional
+// ([ErrKeyColumn]); an added column cannot be NOT NULL
+// ([ErrRequiredColumn]) nor carry a default; a type change may be any cast
+// [project.Paimon] allows; new nested ROW fields get ids depth first and
+// list elements and map keys and values none.
+func PreparePaimonUpdate(cur *schema.PaimonSchema, update *UpdateSchema, now time.Time) (next *schema.PaimonSchema, changed bool, err error) {
+	u := update.clone()
+	u.format = Paimon
+	u.partition = nil
+	u.keyNames = append(append([]string(nil), cur.PartitionKeys...), cur.PrimaryKeys...)
+	base := cur.Schema()
+	s, last, err := u.Apply(base, cur.HighestFieldID)
+	if err != nil {
+		return nil, false, err
+	}
+	if s.Equal(base) {
+		return cur, false, nil
+	}
+	n := *cur
+	n.Version = schema.PaimonCurrentVersion
+	n.ID = cur.ID + 1
+	n.Fields = s.Fields
+	n.HighestFieldID = max(cur.HighestFieldID, last)
+	n.PartitionKeys = append([]string{}, cur.PartitionKeys...)
+	n.PrimaryKeys = append([]string{}, cur.PrimaryKeys...)
+	n.Options = make(map[string]string, len(cur.Options))
+	for k, v := range cur.Options {
+		n.Options[k] = v
+	}
+	n.TimeMillis = now.UnixMilli()
+	return &n, true, nil
+}
+
+// CommitPaimon applies update to the Paimon table in dir and writes
+// schema/schema-<N+1> ([PreparePaimonUpdate]) atomically and never over an
+// existing file. When another writer wrote schema-<N+1> first, it loads the
+// new latest schema and applies the same changes again, up to MaxAttempts
+// times; then it returns the last [*ConflictError].
+func (c *Committer) CommitPaimon(ctx context.Context, dir string, update *UpdateSchema) (Result, error) {
+	fsys := c.fs()
+	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return Result{Attempts: n - 1}, err
+		}
+		t, err := LoadPaimonTable(fsys, dir)
+		if err != nil {
+			return Result{Attempts: n}, err
+		}
+		next, changed, err := PreparePaimonUpdate(t.Schema, update, c.now())
+		if err != nil {
+			return Result{Attempts: n}, err
+		}
+		res := Result{Old: t.Schema.Schema(), New: next.Schema(), LastColumnID: next.HighestFieldID, Changed: changed, Attempts: n}
+		if !changed {
+			return res, nil
+		}
+		data, err := schema.MarshalPaimonSchema(next)
+		if err != nil {
+			return res, err
+		}
+		file := filepath.Join(dir, "schema", schema.PaimonSchemaFileName(next.ID))
+		err = publish(fsys, file, data)
+		if err == nil {
+			res.File = file
+			return res, nil
+		}
+		if !errors.Is(err, ErrCommitConflict) || n >= c.attempts() {
+			return res, err
+		}
+		if err := backoff(ctx, n); err != nil {
+			return Result{Attempts: n}, err
+		}
+	}
+}
