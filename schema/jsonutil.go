@@ -211,6 +211,9 @@ func decodeStringMap(raw json.RawMessage) (map[string]string, error) {
 
 // decodeStringList decodes a JSON array of strings.
 func decodeStringList(raw json.RawMessage) ([]string, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
 	a, err := jsonArray(raw)
 	if err != nil {
 		return nil, err
