@@ -23,7 +23,9 @@ var ErrNoMetadata = errors.New("iceberg: no table metadata found")
 // Tables"):
 //  1. metadata/version-hint.text (or version-hint.txt, written by Impala)
 //     holding a version N selects vN.metadata.json or NNNNN-<uuid>.metadata.json
-//     with that N; a hint holding a file name selects that file;
+//     with that N; a hint holding a file name, with or without the
+//     ".metadata.json" suffix (DuckDB writes "00001-<uuid>"), selects that
+//     file;
 //  2. without a usable hint, the file with the highest version wins, where the
 //     version is N of vN.metadata.json or of NNNNN-<anything>.metadata.json
 //     (other names, e.g. "vfinal.metadata.json", are ignored: name them
@@ -82,8 +84,10 @@ func FindMetadata(ctx context.Context, fsys FS, target string) (metadataPath, ro
 			}
 			continue // a stale hint: fall back to the highest version
 		}
-		if h != "" && contains(names, baseName(h)) {
-			return joinPath(metaDir, baseName(h)), root, nil
+		for _, n := range []string{baseName(h), baseName(h) + ".metadata.json"} {
+			if h != "" && contains(names, n) {
+				return joinPath(metaDir, n), root, nil
+			}
 		}
 	}
 	if best < 0 {

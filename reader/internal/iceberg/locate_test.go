@@ -18,8 +18,8 @@ func TestFindMetadata(t *testing.T) {
 		// no hint: highest NNNNN-… (00004-v3-upgraded-… beats 00003-…)
 		{duck + "/iceberg_v1_repro/repro/merch_v1", duck + "/iceberg_v1_repro/repro/merch_v1/metadata/00004-v3-upgraded-v1-null-counts.metadata.json", duck + "/iceberg_v1_repro/repro/merch_v1"},
 		{duck + "/null_stats/default/test_nulls/", duck + "/null_stats/default/test_nulls/metadata/00003-9d6a621e-8a72-4190-a880-f6ca02e32b86.metadata.json", duck + "/null_stats/default/test_nulls"},
-		// the metadata folder itself
-		{duck + "/uuid/metadata", duck + "/uuid/metadata/v1.metadata.json", duck + "/uuid"},
+		// the metadata folder itself; a hint naming a file without its suffix
+		{duck + "/uuid/metadata", duck + "/uuid/metadata/00001-43fda1f4-1c96-4376-ad16-91beb71d0759.metadata.json", duck + "/uuid"},
 		// a metadata file named directly
 		{duck + "/equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json", duck + "/equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json", duck + "/equality_delete_extra_column/warehouse/ns/t"},
 		// Impala's version-hint.txt
@@ -42,7 +42,7 @@ func TestMetadataVersion(t *testing.T) {
 	for name, want := range map[string]int64{
 		"v1.metadata.json": 1, "v12.metadata.json": 12, "00003-3f1801a5-7dfb.metadata.json": 3,
 		"00004-v3-upgraded-v1-null-counts.metadata.json": 4,
-		"vfinal.metadata.json": -1, "version-hint.text": -1, "v.metadata.json": -1, "-1.metadata.json": -1,
+		"vfinal.metadata.json":                           -1, "version-hint.text": -1, "v.metadata.json": -1, "-1.metadata.json": -1,
 	} {
 		v, ok := metadataVersion(name)
 		if !ok {

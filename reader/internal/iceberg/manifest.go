@@ -63,15 +63,6 @@ type ManifestFile struct {
 	AddedSnapshotID int64
 }
 
-type manifestFileRec struct {
-	ManifestPath    string `avro:"manifest_path"`
-	ManifestLength  int64  `avro:"manifest_length"`
-	PartitionSpecID int32  `avro:"partition_spec_id"`
-	Content         int32  `avro:"content"`
-	SequenceNumber  int64  `avro:"sequence_number"`
-	AddedSnapshotID int64  `avro:"added_snapshot_id"`
-}
-
 // DecodeManifestList decodes a manifest list (an Avro object container file
 // in format v1, v2 or v3), using the writer schema in the file's header.
 // Errors match [ErrCorruptManifest].
@@ -82,18 +73,23 @@ func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
 		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
 	}
 	for dec.HasNext() {
-		var rec manifestFileRec
+		var rec map[string]any
 		if err := dec.Decode(&rec); err != nil {
 			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), err)
 		}
-		out = append(out, ManifestFile{
-			Path:            rec.ManifestPath,
-			Length:          rec.ManifestLength,
-			SpecID:          int(rec.PartitionSpecID),
-			Content:         int(rec.Content),
-			SequenceNumber:  rec.SequenceNumber,
-			AddedSnapshotID: rec.AddedSnapshotID,
-		})
+		g := getter{m: rec}
+		mf := ManifestFile{
+			Path:            g.str("manifest_path", true),
+			Length:          g.i64("manifest_length", true),
+			SpecID:          int(g.i64("partition_spec_id", false)),
+			Content:         int(g.i64("content", false)),
+			SequenceNumber:  g.i64("sequence_number", false),
+			AddedSnapshotID: g.i64("added_snapshot_id", false),
+		}
+		if g.err != nil {
+			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), g.err)
+		}
+		out = append(out, mf)
 	}
 	if err := dec.Error(); err != nil {
 		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
@@ -135,27 +131,6 @@ type ManifestEntry struct {
 	// ContentOffset and ContentSizeBytes locate a deletion vector blob inside
 	// its Puffin file (v3), or are nil.
 	ContentOffset, ContentSizeBytes *int64
-}
-
-type entryRec struct {
-	Status             int32       `avro:"status"`
-	SnapshotID         *int64      `avro:"snapshot_id"`
-	SequenceNumber     *int64      `avro:"sequence_number"`
-	FileSequenceNumber *int64      `avro:"file_sequence_number"`
-	DataFile           dataFileRec `avro:"data_file"`
-}
-
-type dataFileRec struct {
-	Content            int32          `avro:"content"`
-	FilePath           string         `avro:"file_path"`
-	FileFormat         string         `avro:"file_format"`
-	Partition          map[string]any `avro:"partition"`
-	RecordCount        int64          `avro:"record_count"`
-	FileSizeInBytes    int64          `avro:"file_size_in_bytes"`
-	EqualityIDs        any            `avro:"equality_ids"`
-	ReferencedDataFile *string        `avro:"referenced_data_file"`
-	ContentOffset      *int64         `avro:"content_offset"`
-	ContentSizeInBytes *int64         `avro:"content_size_in_bytes"`
 }
 
 // ManifestHeader holds the key-value metadata of a manifest's Avro header
@@ -215,23 +190,32 @@ func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []
 	}
 
 	for dec.HasNext() {
-		var rec entryRec
+		var rec map[string]any
 		if err := dec.Decode(&rec); err != nil {
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: %v", ErrCorruptManifest, len(out), err)
 		}
-		df := &rec.DataFile
+		g := getter{m: rec}
+		dfm, _ := rec["data_file"].(map[string]any)
+		if dfm == nil {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: no data_file", ErrCorruptManifest, len(out))
+		}
+		d := getter{m: dfm}
 		e := ManifestEntry{
-			Status:             int(rec.Status),
-			SnapshotID:         rec.SnapshotID,
-			SequenceNumber:     rec.SequenceNumber,
-			FileSequenceNumber: rec.FileSequenceNumber,
-			Content:            Content(df.Content),
-			FilePath:           df.FilePath,
-			FileFormat:         df.FileFormat,
-			RecordCount:        df.RecordCount,
-			FileSizeBytes:      df.FileSizeInBytes,
-			ContentOffset:      df.ContentOffset,
-			ContentSizeBytes:   df.ContentSizeInBytes,
+			Status:             int(g.i64("status", true)),
+			SnapshotID:         g.opt("snapshot_id"),
+			SequenceNumber:     g.opt("sequence_number"),
+			FileSequenceNumber: g.opt("file_sequence_number"),
+			Content:            Content(d.i64("content", false)),
+			FilePath:           d.str("file_path", true),
+			FileFormat:         d.str("file_format", true),
+			RecordCount:        d.i64("record_count", true),
+			FileSizeBytes:      d.i64("file_size_in_bytes", true),
+			ContentOffset:      d.opt("content_offset"),
+			ContentSizeBytes:   d.opt("content_size_in_bytes"),
+			ReferencedDataFile: d.str("referenced_data_file", false),
+		}
+		if g.err != nil || d.err != nil {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: %v", ErrCorruptManifest, len(out), errors.Join(g.err, d.err))
 		}
 		if e.Status < StatusExisting || e.Status > StatusDeleted {
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: status %d", ErrCorruptManifest, len(out), e.Status)
@@ -239,17 +223,15 @@ func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []
 		if e.Content < ContentData || e.Content > ContentEqualityDeletes {
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: content %d", ErrCorruptManifest, len(out), e.Content)
 		}
-		if df.ReferencedDataFile != nil {
-			e.ReferencedDataFile = *df.ReferencedDataFile
-		}
-		ids, err := intList(df.EqualityIDs)
+		ids, err := intList(dfm["equality_ids"])
 		if err != nil {
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: equality_ids: %v", ErrCorruptManifest, len(out), err)
 		}
 		e.EqualityIDs = ids
+		partRec, _ := dfm["partition"].(map[string]any)
 		e.Partition = make(map[int]any, len(partFields))
 		for i, f := range partFields {
-			v, err := avroValue(f.Type(), df.Partition[f.Name()])
+			v, err := avroValue(f.Type(), partRec[f.Name()])
 			if err != nil {
 				return hdr, nil, fmt.Errorf("%w: manifest entry %d: partition field %q: %v", ErrCorruptManifest, len(out), f.Name(), err)
 			}
@@ -287,6 +269,9 @@ func intList(v any) ([]int, error) {
 	if !ok {
 		return nil, fmt.Errorf("not an array but %T", v)
 	}
+	if len(arr) == 0 {
+		return nil, nil
+	}
 	out := make([]int, 0, len(arr))
 	for _, x := range arr {
 		switch n := x.(type) {
@@ -301,4 +286,84 @@ func intList(v any) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// unwrapUnion returns the value inside a generic nullable-union value of a
+// primitive or array type ({"long": 5}), or v itself.
+func unwrapUnion(v any) any {
+	if m, ok := v.(map[string]any); ok && len(m) == 1 {
+		for k, inner := range m {
+			switch k {
+			case "int", "long", "string", "array", "bytes", "boolean":
+				return inner
+			}
+		}
+	}
+	return v
+}
+
+// getter reads fields of a generic Avro record tolerantly: a field may be
+// missing (format v1 lacks v2 fields), a plain type or a nullable union, and
+// int or long (writers differ). The first type error is kept in err.
+type getter struct {
+	m   map[string]any
+	err error
+}
+
+func (g *getter) fail(key string, format string, args ...any) {
+	if g.err == nil {
+		g.err = fmt.Errorf("field %s: "+format, append([]any{key}, args...)...)
+	}
+}
+
+func (g *getter) num(key string) (int64, bool) {
+	v := unwrapUnion(g.m[key])
+	switch n := v.(type) {
+	case nil:
+		return 0, false
+	case int:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	case int64:
+		return n, true
+	}
+	g.fail(key, "not an integer but %T", v)
+	return 0, false
+}
+
+// i64 returns the integer field key, or 0 when it is absent or null (an
+// error when required).
+func (g *getter) i64(key string, required bool) int64 {
+	n, ok := g.num(key)
+	if !ok && required {
+		g.fail(key, "missing")
+	}
+	return n
+}
+
+// opt returns the integer field key, or nil when it is absent or null.
+func (g *getter) opt(key string) *int64 {
+	n, ok := g.num(key)
+	if !ok {
+		return nil
+	}
+	return &n
+}
+
+// str returns the string field key, or "" when it is absent or null (an
+// error when required).
+func (g *getter) str(key string, required bool) string {
+	v := unwrapUnion(g.m[key])
+	switch s := v.(type) {
+	case string:
+		return s
+	case nil:
+		if required {
+			g.fail(key, "missing")
+		}
+		return ""
+	}
+	g.fail(key, "not a string but %T", v)
+	return ""
 }

@@ -1,0 +1,75 @@
+package iceberg
+
+import (
+	"github.com/lakecat/lakecat/schema"
+)
+
+// IdentityConstants returns the identity-partition values of f keyed by
+// source field id, for project.Options.Constants: the value a data file does
+// not store for a column that is an identity partition source (Iceberg spec,
+// "Column Projection", rule 1). A null partition value is present with a nil
+// value (the column reads as null, not as its initial-default). Source fields
+// absent from read are left out. When read holds the source column in a wider
+// type than the stored partition value (int → long, float → double; a
+// partition column promoted after it was written), the value is widened.
+func (s *Scan) IdentityConstants(f *DataFile, read *schema.Schema) map[int]any {
+	md := s.Metadata
+	var out map[int]any
+	for i := range md.PartitionSpecs {
+		if md.PartitionSpecs[i].SpecID != f.SpecID {
+			continue
+		}
+		for _, pf := range md.PartitionSpecs[i].Fields {
+			if pf.Transform != "identity" {
+				continue
+			}
+			v, ok := f.Partition[pf.FieldID]
+			if !ok {
+				continue
+			}
+			rf := read.FindByID(pf.SourceID)
+			if rf == nil {
+				continue
+			}
+			if out == nil {
+				out = map[int]any{}
+			}
+			out[pf.SourceID] = widen(v, rf.Type)
+		}
+	}
+	return out
+}
+
+// specFieldIDs returns the partition field ids of spec id, in order.
+func (t *Table) specFieldIDs(id int) []int {
+	md := t.Metadata
+	for i := range md.PartitionSpecs {
+		if md.PartitionSpecs[i].SpecID == id {
+			ids := make([]int, len(md.PartitionSpecs[i].Fields))
+			for j, pf := range md.PartitionSpecs[i].Fields {
+				ids[j] = pf.FieldID
+			}
+			return ids
+		}
+	}
+	return nil
+}
+
+// widen converts a partition value to the Go form of t where Iceberg's
+// promotions allow it; other values are returned unchanged.
+func widen(v any, t schema.Type) any {
+	switch x := v.(type) {
+	case int32:
+		switch t.Kind() {
+		case schema.KindLong:
+			return int64(x)
+		case schema.KindDouble:
+			return float64(x)
+		}
+	case float32:
+		if t.Kind() == schema.KindDouble {
+			return float64(x)
+		}
+	}
+	return v
+}
