@@ -1,0 +1,498 @@
+package parquet
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	pq "github.com/parquet-go/parquet-go"
+)
+
+// pqFile opens the file with parquet-go once (it reads the footer again and
+// keeps the column chunk metadata) for page reading.
+func (f *File) pqFileOnce() (*pq.File, error) {
+	f.pqOnce.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				f.pqErr = corruptf(f.name, -1, "footer", "parquet-go: %v", r)
+			}
+		}()
+		pf, err := pq.OpenFile(f.r, f.size,
+			pq.SkipPageIndex(true), pq.SkipBloomFilters(true), pq.ReadBufferSize(256<<10))
+		if err != nil {
+			f.pqErr = wrapPQ(f.name, "footer", err)
+			return
+		}
+		if len(pf.RowGroups()) != len(f.meta.RowGroups) {
+			f.pqErr = corruptf(f.name, -1, "footer", "parquet-go sees %d row groups, footer lists %d", len(pf.RowGroups()), len(f.meta.RowGroups))
+			return
+		}
+		f.pqFile = pf
+	})
+	return f.pqFile, f.pqErr
+}
+
+// wrapPQ classifies an error from parquet-go: codecs it lacks are
+// ErrUnsupported, everything else is corrupt input.
+func wrapPQ(name, section string, err error) error {
+	var ue *unsupportedError
+	var ce *CorruptError
+	if errors.As(err, &ue) || errors.As(err, &ce) {
+		return err
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "unsupported compression codec") || strings.Contains(msg, "not supported") ||
+		strings.Contains(msg, "encrypt") {
+		return unsupportedf("%s: %v", displayName(name), err)
+	}
+	return &CorruptError{File: name, Offset: -1, Section: section, Err: err}
+}
+
+// leafReader reads one leaf column, page after page and row group after row
+// group, collecting for each batch the level entries and the dense (non-null)
+// values converted to their Arrow layout.
+type leafReader struct {
+	f      *File
+	pf     *pq.File
+	ln     *lnode
+	conv   *converter
+	col    int
+	maxDef byte
+	maxRep byte
+	mem    memory.Allocator
+
+	rg    int // next row group
+	pages pq.Pages
+	page  pq.Page
+
+	// Current page.
+	def, rep []byte // levels (nil when the max level is 0)
+	nEntries int
+	pos      int    // next entry
+	vpos     int    // next value
+	raw      []byte // plain values (converted booleans for opBool)
+	offs     []uint32
+	idx      []int32 // dictionary indexes (when dictionary-encoded)
+	dictPage bool
+
+	dict      pq.Dictionary
+	dictFixed []byte
+	dictData  []byte
+	dictOffs  []int32
+	bools     []byte
+
+	// Batch output.
+	bdef, brep []byte
+	entries    int
+	nvals      int
+	fixed      growBuf // fixed-width values, or bool bytes
+	voffs      growBuf // int32 offsets (nvals+1) for variable-length values
+	vdata      growBuf
+}
+
+// growBuf is an allocator-backed buffer that grows geometrically.
+type growBuf struct {
+	b *memory.Buffer
+	n int
+}
+
+func (g *growBuf) reset(mem memory.Allocator) {
+	if g.b == nil {
+		g.b = memory.NewResizableBuffer(mem)
+	}
+	g.n = 0
+}
+
+// extend grows the buffer by add bytes and returns them.
+func (g *growBuf) extend(add int) []byte {
+	need := g.n + add
+	if need > g.b.Cap() {
+		c := 2 * g.b.Cap()
+		if c < need {
+			c = need
+		}
+		if c < 256 {
+			c = 256
+		}
+		g.b.Reserve(c)
+	}
+	g.b.ResizeNoShrink(need)
+	out := g.b.Bytes()[g.n:need]
+	g.n = need
+	return out
+}
+
+// take hands the buffer (resized to its content) to the caller.
+func (g *growBuf) take() *memory.Buffer {
+	b := g.b
+	b.ResizeNoShrink(g.n)
+	g.b = nil
+	g.n = 0
+	return b
+}
+
+func (g *growBuf) release() {
+	if g.b != nil {
+		g.b.Release()
+		g.b = nil
+	}
+}
+
+func (lr *leafReader) close() {
+	lr.releasePage()
+	if lr.pages != nil {
+		lr.pages.Close()
+		lr.pages = nil
+	}
+	lr.fixed.release()
+	lr.voffs.release()
+	lr.vdata.release()
+}
+
+func (lr *leafReader) releasePage() {
+	if lr.page != nil {
+		pq.Release(lr.page)
+		lr.page = nil
+	}
+}
+
+func (lr *leafReader) corrupt(format string, args ...any) error {
+	return &CorruptError{File: lr.f.name, Offset: -1, Section: "column " + lr.ln.phys.path, Err: fmt.Errorf(format, args...)}
+}
+
+func readPage(p pq.Pages) (pg pq.Page, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pg, err = nil, fmt.Errorf("parquet-go: %v", r)
+		}
+	}()
+	return p.ReadPage()
+}
+
+// nextPage loads the next non-empty page, moving to the next row group when
+// a column chunk ends. It returns false at the end of the column.
+func (lr *leafReader) nextPage() (bool, error) {
+	lr.releasePage()
+	for {
+		if lr.pages == nil {
+			rgs := lr.pf.RowGroups()
+			if lr.rg >= len(rgs) {
+				return false, nil
+			}
+			chunks := rgs[lr.rg].ColumnChunks()
+			if lr.col >= len(chunks) {
+				return false, lr.corrupt("row group %d has %d column chunks", lr.rg, len(chunks))
+			}
+			lr.pages = chunks[lr.col].Pages()
+			lr.rg++
+		}
+		pg, err := readPage(lr.pages)
+		if err == io.EOF {
+			lr.pages.Close()
+			lr.pages = nil
+			continue
+		}
+		if err != nil {
+			return false, wrapPQ(lr.f.name, "page of column "+lr.ln.phys.path, err)
+		}
+		lr.page = pg
+		if err := lr.setupPage(pg); err != nil {
+			return false, err
+		}
+		if lr.nEntries > 0 {
+			return true, nil
+		}
+		lr.releasePage()
+	}
+}
+
+func (lr *leafReader) setupPage(pg pq.Page) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = lr.corrupt("parquet-go: %v", r)
+		}
+	}()
+	lr.pos, lr.vpos = 0, 0
+	lr.def, lr.rep = nil, nil
+	lr.idx, lr.raw, lr.offs = nil, nil, nil
+	if lr.maxDef > 0 {
+		lr.def = pg.DefinitionLevels()
+	}
+	if lr.maxRep > 0 {
+		lr.rep = pg.RepetitionLevels()
+		if len(lr.rep) != len(lr.def) {
+			return lr.corrupt("%d repetition levels but %d definition levels", len(lr.rep), len(lr.def))
+		}
+	}
+	data := pg.Data()
+	dict := pg.Dictionary()
+	lr.dictPage = dict != nil
+	var nvals int
+	if lr.dictPage {
+		if dict != lr.dict {
+			if err := lr.loadDictionary(dict); err != nil {
+				return err
+			}
+		}
+		lr.idx = data.Int32()
+		nvals = len(lr.idx)
+	} else {
+		raw, offs := data.Data()
+		lr.raw, lr.offs = raw, offs
+		switch {
+		case lr.conv.op == opBool:
+			nvals = int(pg.NumValues() - pg.NumNulls())
+			if len(raw)*8 < nvals {
+				return lr.corrupt("boolean page of %d bytes for %d values", len(raw), nvals)
+			}
+			if cap(lr.bools) < nvals {
+				lr.bools = make([]byte, nvals)
+			}
+			lr.bools = lr.bools[:nvals]
+			for i := range lr.bools {
+				lr.bools[i] = (raw[i>>3] >> (i & 7)) & 1
+			}
+			lr.raw = lr.bools
+		case lr.conv.variable() || lr.conv.op == opDecBytes:
+			if len(offs) == 0 {
+				nvals = 0
+			} else {
+				nvals = len(offs) - 1
+			}
+		default:
+			nvals = len(raw) / lr.conv.physWidth()
+		}
+	}
+	if lr.maxDef == 0 {
+		lr.nEntries = nvals
+		return nil
+	}
+	lr.nEntries = len(lr.def)
+	defined := 0
+	md := lr.maxDef
+	for _, d := range lr.def {
+		if d == md {
+			defined++
+		} else if d > md {
+			return lr.corrupt("definition level %d above the maximum %d", d, md)
+		}
+	}
+	for _, r := range lr.rep {
+		if r > lr.maxRep {
+			return lr.corrupt("repetition level %d above the maximum %d", r, lr.maxRep)
+		}
+	}
+	if defined != nvals {
+		return lr.corrupt("levels define %d values, the page holds %d", defined, nvals)
+	}
+	return nil
+}
+
+func (lr *leafReader) loadDictionary(dict pq.Dictionary) error {
+	dp := dict.Page()
+	dv := dp.Data()
+	raw, offs := dv.Data()
+	n := dict.Len()
+	lr.dict = dict
+	c := lr.conv
+	switch {
+	case c.variable():
+		if n > 0 && len(offs) < n+1 {
+			return lr.corrupt("dictionary of %d values with %d offsets", n, len(offs))
+		}
+		lr.dictData = append(lr.dictData[:0], raw...)
+		lr.dictOffs = lr.dictOffs[:0]
+		for i := 0; i <= n && i < len(offs); i++ {
+			if int(offs[i]) > len(raw) {
+				return lr.corrupt("dictionary offset %d past %d bytes", offs[i], len(raw))
+			}
+			lr.dictOffs = append(lr.dictOffs, int32(offs[i]))
+		}
+		if n == 0 {
+			lr.dictOffs = append(lr.dictOffs, 0)
+		}
+	default:
+		w := c.width
+		if cap(lr.dictFixed) < n*w {
+			lr.dictFixed = make([]byte, n*w)
+		}
+		lr.dictFixed = lr.dictFixed[:n*w]
+		if err := c.convertFixed(lr.dictFixed, raw, offs, n); err != nil {
+			return lr.wrapConv(err)
+		}
+	}
+	return nil
+}
+
+func (lr *leafReader) wrapConv(err error) error {
+	if errors.Is(err, ErrUnsupported) {
+		return err
+	}
+	return lr.corrupt("%v", err)
+}
+
+// readRows collects the entries and values of the next nRows rows.
+func (lr *leafReader) readRows(nRows int) error {
+	lr.bdef, lr.brep = lr.bdef[:0], lr.brep[:0]
+	lr.entries, lr.nvals = 0, 0
+	if lr.conv.variable() {
+		lr.voffs.reset(lr.mem)
+		lr.vdata.reset(lr.mem)
+		copy(lr.voffs.extend(4), []byte{0, 0, 0, 0})
+	} else {
+		lr.fixed.reset(lr.mem)
+		if lr.maxRep == 0 {
+			lr.fixed.b.Reserve(nRows * lr.conv.width)
+		}
+	}
+	rowsLeft := nRows
+	for {
+		if lr.page == nil || lr.pos >= lr.nEntries {
+			if lr.maxRep == 0 && rowsLeft == 0 {
+				return nil
+			}
+			ok, err := lr.nextPage()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				if rowsLeft > 0 {
+					return lr.corrupt("column ends %d rows early", rowsLeft)
+				}
+				return nil
+			}
+		}
+		start := lr.pos
+		var end int
+		if lr.maxRep == 0 {
+			end = start + rowsLeft
+			if end > lr.nEntries {
+				end = lr.nEntries
+			}
+			rowsLeft -= end - start
+		} else {
+			rep := lr.rep
+			end = start
+			for end < lr.nEntries {
+				if rep[end] == 0 {
+					if rowsLeft == 0 {
+						break
+					}
+					rowsLeft--
+				}
+				end++
+			}
+		}
+		if err := lr.take(start, end); err != nil {
+			return err
+		}
+		if lr.maxRep == 0 {
+			if rowsLeft == 0 {
+				return nil
+			}
+		} else if end < lr.nEntries {
+			return nil // the next row starts here
+		}
+	}
+}
+
+// take appends entries [start, end) of the current page to the batch.
+func (lr *leafReader) take(start, end int) error {
+	lr.pos = end
+	n := end - start
+	lr.entries += n
+	cnt := n
+	if lr.maxDef > 0 {
+		d := lr.def[start:end]
+		lr.bdef = append(lr.bdef, d...)
+		if lr.maxRep > 0 {
+			lr.brep = append(lr.brep, lr.rep[start:end]...)
+		}
+		cnt = 0
+		md := lr.maxDef
+		for _, x := range d {
+			if x == md {
+				cnt++
+			}
+		}
+	}
+	if cnt == 0 {
+		return nil
+	}
+	v0 := lr.vpos
+	lr.vpos += cnt
+	lr.nvals += cnt
+	c := lr.conv
+	if lr.dictPage {
+		idx := lr.idx[v0 : v0+cnt]
+		if c.variable() {
+			return lr.gatherVar(idx)
+		}
+		if err := gatherFixed(lr.fixed.extend(cnt*c.width), lr.dictFixed, c.width, idx); err != nil {
+			return lr.corrupt("%v", err)
+		}
+		return nil
+	}
+	switch {
+	case c.variable():
+		offs := lr.offs[v0 : v0+cnt+1]
+		a, b := offs[0], offs[cnt]
+		if a > b || int(b) > len(lr.raw) {
+			return lr.corrupt("byte array offsets out of range")
+		}
+		if lr.vdata.n+int(b-a) > maxBatchBytes {
+			return unsupportedf("column %s: more than %d bytes of values in one batch; use a smaller BatchRows", lr.ln.phys.path, maxBatchBytes)
+		}
+		base := int32(lr.vdata.n) - int32(a)
+		copy(lr.vdata.extend(int(b-a)), lr.raw[a:b])
+		out := arrow.Int32Traits.CastFromBytes(lr.voffs.extend(4 * cnt))
+		for i := range out {
+			o := offs[i+1]
+			if o < offs[i] {
+				return lr.corrupt("byte array offsets decrease")
+			}
+			out[i] = int32(o) + base
+		}
+	case c.op == opBool:
+		copy(lr.fixed.extend(cnt), lr.raw[v0:v0+cnt])
+	case c.op == opDecBytes:
+		if err := c.convertFixed(lr.fixed.extend(cnt*16), lr.raw, lr.offs[v0:], cnt); err != nil {
+			return lr.wrapConv(err)
+		}
+	default:
+		pw := c.physWidth()
+		if err := c.convertFixed(lr.fixed.extend(cnt*c.width), lr.raw[v0*pw:], nil, cnt); err != nil {
+			return lr.wrapConv(err)
+		}
+	}
+	return nil
+}
+
+func (lr *leafReader) gatherVar(idx []int32) error {
+	nd := uint32(len(lr.dictOffs) - 1)
+	do := lr.dictOffs
+	total := 0
+	for _, x := range idx {
+		if uint32(x) >= nd {
+			return lr.corrupt("dictionary index %d out of range [0, %d)", x, nd)
+		}
+		total += int(do[x+1] - do[x])
+	}
+	if lr.vdata.n+total > maxBatchBytes {
+		return unsupportedf("column %s: more than %d bytes of values in one batch; use a smaller BatchRows", lr.ln.phys.path, maxBatchBytes)
+	}
+	data := lr.vdata.extend(total)
+	out := arrow.Int32Traits.CastFromBytes(lr.voffs.extend(4 * len(idx)))
+	base := int32(lr.vdata.n - total)
+	p := 0
+	dd := lr.dictData
+	for i, x := range idx {
+		a, b := do[x], do[x+1]
+		p += copy(data[p:], dd[a:b])
+		out[i] = base + int32(p)
+	}
+	return nil
+}

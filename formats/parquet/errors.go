@@ -1,0 +1,61 @@
+package parquet
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrCorrupt is matched (errors.Is) by every error caused by bytes that
+	// do not follow the Parquet format.
+	ErrCorrupt = errors.New("parquet: corrupt file")
+	// ErrUnsupported is matched by errors for valid files that use a feature
+	// this package does not read (encryption, a decimal wider than 38 digits,
+	// a codec parquet-go lacks, ...).
+	ErrUnsupported = errors.New("parquet: unsupported feature")
+)
+
+// CorruptError describes malformed input: the file (when known), the byte
+// offset where the problem was found (-1 when unknown), the section of the
+// file ("magic", "footer", "schema", "page", ...) and the underlying cause.
+// It matches [ErrCorrupt] under errors.Is.
+type CorruptError struct {
+	File    string
+	Offset  int64
+	Section string
+	Err     error
+}
+
+func (e *CorruptError) Error() string {
+	s := "parquet: corrupt " + e.Section
+	if e.File != "" {
+		s += " in " + e.File
+	}
+	if e.Offset >= 0 {
+		s += fmt.Sprintf(" at offset %d", e.Offset)
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// Is reports whether target is [ErrCorrupt].
+func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+func corruptf(file string, off int64, section, format string, args ...any) error {
+	return &CorruptError{File: file, Offset: off, Section: section, Err: fmt.Errorf(format, args...)}
+}
+
+// unsupportedError wraps ErrUnsupported with a message.
+type unsupportedError struct{ msg string }
+
+func (e *unsupportedError) Error() string        { return "parquet: " + e.msg }
+func (e *unsupportedError) Is(target error) bool { return target == ErrUnsupported }
+
+func unsupportedf(format string, args ...any) error {
+	return &unsupportedError{msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,33 @@
+package parquet
+
+// Caps on numbers read from a file, checked before anything is allocated from
+// them. Each guards an allocation or a recursion that a corrupt or hostile
+// footer could otherwise make unbounded.
+const (
+	// maxFooterBytes bounds the thrift FileMetaData length (bytes). Real
+	// footers are kilobytes to a few megabytes; wide files with many row
+	// groups stay far below this.
+	maxFooterBytes = 256 << 20
+
+	// maxSchemaElements bounds the number of schema elements (nodes).
+	maxSchemaElements = 1 << 20
+
+	// maxNestingDepth bounds the depth of the schema tree (and so the
+	// recursion when converting it, and the repetition/definition levels,
+	// which parquet-go stores in one byte).
+	maxNestingDepth = 100
+
+	// maxFixedLength bounds FIXED_LEN_BYTE_ARRAY type_length (bytes).
+	maxFixedLength = 1 << 24
+
+	// maxBatchRows bounds BatchOptions.BatchRows (rows).
+	maxBatchRows = 1 << 24
+
+	// maxBatchBytes bounds the variable-length data of one column in one
+	// batch (bytes): Arrow binary and utf8 arrays use 32-bit offsets.
+	maxBatchBytes = 1<<31 - 1
+)
+
+// DefaultBatchRows is the number of rows per batch when BatchOptions.BatchRows
+// is 0.
+const DefaultBatchRows = 64 * 1024

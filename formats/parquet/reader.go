@@ -1,0 +1,287 @@
+package parquet
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/schema"
+)
+
+// BatchOptions configures [File.NewBatchReader].
+type BatchOptions struct {
+	// BatchRows is the number of rows per record batch; 0 means
+	// [DefaultBatchRows]. The last batch may be shorter.
+	BatchRows int
+	// Allocator allocates every Arrow buffer; nil means
+	// memory.DefaultAllocator.
+	Allocator memory.Allocator
+}
+
+// selNode is a projected node: the proj field, its file node and how its
+// Arrow array is built.
+type selNode struct {
+	ln       *lnode
+	dtype    arrow.DataType
+	children []*selNode
+	leaf     *leafReader // leaves: the column read
+	ref      *leafReader // the leaf whose levels give this node's slots
+}
+
+// BatchReader reads record batches of a projection of a [File], row group
+// after row group. It is not safe for concurrent use.
+type BatchReader struct {
+	f       *File
+	mem     memory.Allocator
+	rows    int
+	schema  *arrow.Schema
+	top     []*selNode
+	readers []*leafReader
+	left    int64
+	err     error
+	closed  bool
+}
+
+// NewBatchReader returns a reader of the columns in proj, a pruned copy of
+// [File.Schema] (same names and nesting, a subset of the fields at each
+// struct level, in file order). Fields are matched to the file by name path;
+// field ids in proj are ignored. Only the leaf columns in proj are decoded; a
+// struct or list of proj none of whose leaves is selected (an empty struct)
+// takes its lengths and nulls from the first leaf under it in the file. The
+// batches have the Arrow schema schema.ToArrowSchema(proj).
+//
+// Errors: a proj field the file does not have gives an error; a selected
+// column this package cannot read (a decimal over 38 digits, ...) gives
+// [ErrUnsupported]; a footer parquet-go cannot read gives [ErrCorrupt] or
+// [ErrUnsupported].
+func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchReader, error) {
+	if proj == nil {
+		proj = f.schema
+	}
+	rows := opts.BatchRows
+	if rows <= 0 {
+		rows = DefaultBatchRows
+	}
+	if rows > maxBatchRows {
+		return nil, fmt.Errorf("parquet: BatchRows %d above the cap %d", rows, maxBatchRows)
+	}
+	mem := opts.Allocator
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	br := &BatchReader{f: f, mem: mem, rows: rows, schema: schema.ToArrowSchema(proj), left: f.numRows}
+	byCol := map[int]*leafReader{}
+	for _, pf := range proj.Fields {
+		ln := findChild(f.lroot, pf.Name)
+		if ln == nil {
+			return nil, fmt.Errorf("parquet: %s has no column %q", displayName(f.name), pf.Name)
+		}
+		sn, err := br.selectNode(pf, ln, byCol)
+		if err != nil {
+			br.Close()
+			return nil, err
+		}
+		br.top = append(br.top, sn)
+	}
+	if br.left > 0 && len(br.readers) > 0 {
+		pf, err := f.pqFileOnce()
+		if err != nil {
+			br.Close()
+			return nil, err
+		}
+		for _, lr := range br.readers {
+			lr.pf = pf
+		}
+	}
+	return br, nil
+}
+
+func findChild(ln *lnode, name string) *lnode {
+	for _, c := range ln.children {
+		if c.field.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func (br *BatchReader) leafFor(ln *lnode, byCol map[int]*leafReader) (*leafReader, error) {
+	if ln.conv.op == opRefuse {
+		return nil, unsupportedf("%s: %s", displayName(br.f.name), ln.conv.msg)
+	}
+	col := ln.phys.column
+	if lr := byCol[col]; lr != nil {
+		return lr, nil
+	}
+	lr := &leafReader{f: br.f, ln: ln, conv: ln.conv, col: col, mem: br.mem,
+		maxDef: byte(ln.phys.defLevel), maxRep: byte(ln.phys.repLevel)}
+	if ln.conv.path == "" {
+		ln.conv.path = ln.phys.path
+	}
+	byCol[col] = lr
+	br.readers = append(br.readers, lr)
+	return lr, nil
+}
+
+// firstLeaf returns the first leaf lnode under ln in file order, or nil.
+func firstLeaf(ln *lnode) *lnode {
+	if ln.phys != nil {
+		return ln
+	}
+	for _, c := range ln.children {
+		if l := firstLeaf(c); l != nil {
+			return l
+		}
+	}
+	return nil
+}
+
+func (br *BatchReader) selectNode(pf *schema.Field, ln *lnode, byCol map[int]*leafReader) (*selNode, error) {
+	sn := &selNode{ln: ln, dtype: schema.ToArrowType(pf.Type)}
+	if pf.Type.Kind() != ln.kind && !(pf.Type.Kind().IsPrimitive() && ln.phys != nil) {
+		return nil, fmt.Errorf("parquet: projected field %q is a %s, the file's is a %s", pf.Name, pf.Type.Kind(), ln.kind)
+	}
+	switch t := pf.Type.(type) {
+	case schema.PrimitiveType:
+		if ln.phys == nil {
+			return nil, fmt.Errorf("parquet: projected field %q is primitive, the file's is not", pf.Name)
+		}
+		if !schema.Equal(t, ln.field.Type) {
+			return nil, fmt.Errorf("parquet: projected field %q has type %s, the file's is %s", pf.Name, t, ln.field.Type)
+		}
+		lr, err := br.leafFor(ln, byCol)
+		if err != nil {
+			return nil, err
+		}
+		sn.leaf, sn.ref = lr, lr
+		return sn, nil
+	case *schema.StructType:
+		for _, cf := range t.Fields {
+			cl := findChild(ln, cf.Name)
+			if cl == nil {
+				return nil, fmt.Errorf("parquet: %s has no field %q in %q", displayName(br.f.name), cf.Name, pf.Name)
+			}
+			c, err := br.selectNode(cf, cl, byCol)
+			if err != nil {
+				return nil, err
+			}
+			sn.children = append(sn.children, c)
+		}
+	case *schema.ListType:
+		c, err := br.selectNode(t.Element, ln.children[0], byCol)
+		if err != nil {
+			return nil, err
+		}
+		sn.children = []*selNode{c}
+	case *schema.MapType:
+		k, err := br.selectNode(t.Key, ln.children[0], byCol)
+		if err != nil {
+			return nil, err
+		}
+		v, err := br.selectNode(t.Value, ln.children[1], byCol)
+		if err != nil {
+			return nil, err
+		}
+		sn.children = []*selNode{k, v}
+	}
+	for _, c := range sn.children {
+		if c.ref != nil {
+			sn.ref = c.ref
+			break
+		}
+	}
+	if sn.ref == nil {
+		// No selected leaf below: read the levels of the first leaf under
+		// the file node without emitting it.
+		fl := firstLeaf(ln)
+		if fl == nil {
+			return nil, unsupportedf("%s: group %q has no leaf column to take its levels from", displayName(br.f.name), pf.Name)
+		}
+		lr, err := br.leafFor(fl, byCol)
+		if err != nil {
+			return nil, err
+		}
+		sn.ref = lr
+	}
+	return sn, nil
+}
+
+// Schema returns the Arrow schema of the batches.
+func (br *BatchReader) Schema() *arrow.Schema { return br.schema }
+
+// Next returns the next record batch, or io.EOF after the last one. The
+// caller owns the batch and must Release it. ctx is checked before the batch
+// is decoded. After an error, every later call returns the same error.
+func (br *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if br.err != nil {
+		return nil, br.err
+	}
+	if br.closed {
+		return nil, fmt.Errorf("parquet: batch reader is closed")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if br.left <= 0 {
+		return nil, io.EOF
+	}
+	n := br.rows
+	if int64(n) > br.left {
+		n = int(br.left)
+	}
+	rec, err := br.readBatch(n)
+	if err != nil {
+		br.err = err
+		return nil, err
+	}
+	br.left -= int64(n)
+	return rec, nil
+}
+
+func (br *BatchReader) readBatch(n int) (rec arrow.RecordBatch, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			rec, err = nil, &CorruptError{File: br.f.name, Offset: -1, Section: "data", Err: fmt.Errorf("decoder panic: %v", r)}
+		}
+	}()
+	for _, lr := range br.readers {
+		if err := lr.readRows(n); err != nil {
+			return nil, err
+		}
+	}
+	cols := make([]arrow.Array, 0, len(br.top))
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	for _, sn := range br.top {
+		d, err := br.build(sn)
+		if err != nil {
+			return nil, err
+		}
+		if d.Len() != n {
+			d.Release()
+			return nil, corruptf(br.f.name, -1, "data", "column %q has %d values for %d rows", sn.ln.field.Name, d.Len(), n)
+		}
+		cols = append(cols, array.MakeFromData(d))
+		d.Release()
+	}
+	return array.NewRecordBatch(br.schema, cols, int64(n)), nil
+}
+
+// Close releases the reader's buffers and pages. It is safe to call twice.
+func (br *BatchReader) Close() error {
+	if br.closed {
+		return nil
+	}
+	br.closed = true
+	for _, lr := range br.readers {
+		lr.close()
+	}
+	return nil
+}
