@@ -57,11 +57,11 @@ func synthManifest(t testing.TB) []byte {
 	return encodeOCF(t, synthManifestSchema, map[string][]byte{"format-version": []byte("2"), "partition-spec-id": []byte("3"), "content": []byte("deletes")},
 		map[string]any{"status": 1, "snapshot_id": nil, "sequence_number": nil, "data_file": map[string]any{
 			"content": 2, "file_path": "s3://b/t/data/a.parquet", "file_format": "parquet",
-			"partition": map[string]any{"j": map[string]any{"int": 7}, "d": nil},
+			"partition":    map[string]any{"j": map[string]any{"int": 7}, "d": nil},
 			"record_count": int64(3), "file_size_in_bytes": int64(100), "equality_ids": map[string]any{"array": []any{1, 2}}}},
 		map[string]any{"status": 2, "snapshot_id": map[string]any{"long": int64(9)}, "sequence_number": map[string]any{"long": int64(4)}, "data_file": map[string]any{
 			"content": 0, "file_path": "b.orc", "file_format": "ORC",
-			"partition": map[string]any{"j": nil, "d": nil},
+			"partition":    map[string]any{"j": nil, "d": nil},
 			"record_count": int64(0), "file_size_in_bytes": int64(1), "equality_ids": nil}},
 	)
 }

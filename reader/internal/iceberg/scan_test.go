@@ -152,8 +152,8 @@ func TestScanDuckDB(t *testing.T) {
 		{
 			name: "equality_delete_extra_column", target: p + "equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json",
 			snapshot: -8570200863586094827, schemaID: 0,
-			data: []string{"data/val_bucket=0/00000-0-d2abf39d-e78d-4f97-8f12-88b0626995dc.parquet PARQUET data rows=3 spec=0 part=map[1000:0]"},
-			deletes: []string{"data/val_bucket=0/eq-delete-cc70197d-cfbc-4758-8c7e-30a34b566b89.parquet PARQUET equality deletes rows=1 spec=0 part=map[1000:0]"},
+			data:       []string{"data/val_bucket=0/00000-0-d2abf39d-e78d-4f97-8f12-88b0626995dc.parquet PARQUET data rows=3 spec=0 part=map[1000:0]"},
+			deletes:    []string{"data/val_bucket=0/eq-delete-cc70197d-cfbc-4758-8c7e-30a34b566b89.parquet PARQUET equality deletes rows=1 spec=0 part=map[1000:0]"},
 			deletesErr: "iceberg: snapshot -8570200863586094827 has delete files (1 equality deletes); applying deletes is not supported",
 		},
 	} {
@@ -209,13 +209,13 @@ func TestScanImpala(t *testing.T) {
 			name: "iceberg_v3_default_value first snapshot", target: p + "iceberg_v3/iceberg_v3_default_value",
 			opts:     ScanOptions{SnapshotID: ptr(int64(7752776210164022855))},
 			snapshot: 7752776210164022855, schemaID: 0,
-			data:     []string{"data/00000-0-4bcf51b3-40de-43df-a74a-3eb29c0a9634-0-00001.parquet PARQUET data rows=1 spec=0 part=map[]"},
+			data: []string{"data/00000-0-4bcf51b3-40de-43df-a74a-3eb29c0a9634-0-00001.parquet PARQUET data rows=1 spec=0 part=map[]"},
 		},
 		{
 			name: "iceberg_v3_default_value_orc first snapshot", target: p + "iceberg_v3/iceberg_v3_default_value_orc",
 			opts:     ScanOptions{SnapshotID: ptr(int64(1536392834658079256))},
 			snapshot: 1536392834658079256, schemaID: 0,
-			data:     []string{"data/00000-0-ab2ce281-9c77-4045-aec4-8338f184d93e-0-00001.orc ORC data rows=1 spec=0 part=map[]"},
+			data: []string{"data/00000-0-ab2ce281-9c77-4045-aec4-8338f184d93e-0-00001.orc ORC data rows=1 spec=0 part=map[]"},
 		},
 		{
 			name: "iceberg_v3_default_value_avro", target: p + "iceberg_v3/iceberg_v3_default_value_avro",
