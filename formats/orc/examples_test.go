@@ -86,4 +86,3 @@ func TestWithoutCompressionBlockSize(t *testing.T) {
 		t.Errorf("rows %d: %s", f.NumRows(), got)
 	}
 }
-

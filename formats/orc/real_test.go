@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/schema"
@@ -209,3 +210,65 @@ func TestPaimonBuildInFieldID(t *testing.T) {
 }
 
 var _ arrow.DataType
+
+// readRaw is readColumns with a batch size, and timestamps as integers.
+func readRaw(t *testing.T, f *File, proj *schema.Schema, mem memory.Allocator, batch int) map[string]string {
+	t.Helper()
+	br, err := f.NewBatchReader(proj, BatchOptions{Allocator: mem, BatchRows: batch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	parts := map[string][]string{}
+	for {
+		rec, err := br.Next(context.Background())
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := 0; c < int(rec.NumCols()); c++ {
+			col := rec.Column(c)
+			s := fmt.Sprint(col)
+			if ts, ok := col.(*array.Timestamp); ok {
+				var v []string
+				for i := 0; i < ts.Len(); i++ {
+					if ts.IsNull(i) {
+						v = append(v, "(null)")
+					} else {
+						v = append(v, fmt.Sprint(int64(ts.Value(i))))
+					}
+				}
+				s = "[" + strings.Join(v, " ") + "]"
+			}
+			parts[rec.ColumnName(c)] = append(parts[rec.ColumnName(c)], s)
+		}
+		rec.Release()
+	}
+	out := map[string]string{}
+	for k, v := range parts {
+		out[k] = joinBatches(v)
+	}
+	return out
+}
+
+// joinBatches merges the printed arrays of several batches of a flat or
+// list column into one ("[1 2]", "[3]" → "[1 2 3]"); struct columns
+// ("{[..] [..]}") are merged field by field.
+func joinBatches(v []string) string {
+	if len(v) == 1 {
+		return v[0]
+	}
+	if strings.HasPrefix(v[0], "{") {
+		return strings.Join(v, " ")
+	}
+	var items []string
+	for _, s := range v {
+		s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+		if s != "" {
+			items = append(items, s)
+		}
+	}
+	return "[" + strings.Join(items, " ") + "]"
+}
