@@ -66,3 +66,12 @@ func errf(format string, args ...any) error {
 }
 
 var errShort = errors.New("unexpected end of data")
+
+// withFile appends the file name, when known, to an error that already
+// starts with "orc: ".
+func withFile(err error, name string) error {
+	if name == "" {
+		return err
+	}
+	return fmt.Errorf("%w (file %s)", err, name)
+}

@@ -29,7 +29,7 @@ func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
 	n := min(size, maxTailRead)
 	buf := make([]byte, n)
 	if _, err := r.ReadAt(buf, size-n); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("orc: %s: reading file tail: %w", name, err)
+		return nil, withFile(fmt.Errorf("orc: reading file tail: %w", err), name)
 	}
 	psLen := int64(buf[n-1])
 	if psLen == 0 || psLen+1 > n {
@@ -58,11 +58,11 @@ func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
 	case len(ps.version) >= 2 && ps.version[0] == 1 && ps.version[1] == 9999:
 		t.decimal64 = true
 	default:
-		return nil, fmt.Errorf("%w: file version %v (this reader knows 0.11, 0.12 and the pre-2.0 1.9999)", ErrUnsupported, ps.version)
+		return nil, withFile(fmt.Errorf("%w: file version %v (this reader knows 0.11, 0.12 and the pre-2.0 1.9999)", ErrUnsupported, ps.version), name)
 	}
 	t.dec, err = newDecompressor(ps.compression, ps.blockSize)
 	if err != nil {
-		return nil, fmt.Errorf("orc: %s: %w", name, err)
+		return nil, withFile(err, name)
 	}
 	if ps.footerLength > maxFooterLen || ps.metadataLength > maxFooterLen {
 		return nil, cerr(psOff, "postscript", fmt.Errorf("%w: footer %d or metadata %d bytes", ErrTooLarge, ps.footerLength, ps.metadataLength))
@@ -76,7 +76,7 @@ func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
 	if tailLen := fl + ml + psLen + 1; tailLen > n {
 		buf = make([]byte, tailLen)
 		if _, err := r.ReadAt(buf, metaOff); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("orc: %s: reading file tail: %w", name, err)
+			return nil, withFile(fmt.Errorf("orc: reading file tail: %w", err), name)
 		}
 		n = tailLen
 	}
@@ -99,7 +99,7 @@ func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
 		}
 	}
 	if t.footer.encrypted {
-		return nil, fmt.Errorf("%w: column encryption", ErrUnsupported)
+		return nil, withFile(fmt.Errorf("%w: column encryption", ErrUnsupported), name)
 	}
 	for i, s := range t.footer.stripes {
 		lim := uint64(metaOff)

@@ -54,10 +54,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	root, sch, err := buildTree(t.footer.types)
 	if err != nil {
 		if errors.Is(err, ErrUnsupported) {
-			if o.name != "" {
-				err = fmt.Errorf("%w (file %s)", err, o.name)
-			}
-			return nil, err
+			return nil, withFile(err, o.name)
 		}
 		return nil, &CorruptError{File: o.name, Offset: -1, Section: "footer types", Err: err}
 	}
@@ -288,7 +285,7 @@ func (r *BatchReader) loadStripe(i int) error {
 	footOff := si.offset + si.indexLength + si.dataLength
 	raw := make([]byte, si.footerLength)
 	if _, err := r.f.r.ReadAt(raw, int64(footOff)); err != nil && err != io.EOF {
-		return fmt.Errorf("orc: %s: reading stripe %d footer: %w", r.f.name, i, err)
+		return withFile(fmt.Errorf("orc: reading stripe %d footer: %w", i, err), r.f.name)
 	}
 	fb, err := r.f.tail.dec.decompress(nil, raw, maxFooterLen)
 	if err != nil {
@@ -335,7 +332,7 @@ func (r *BatchReader) loadStripe(i int) error {
 		}
 		raw := r.raw[:s.length]
 		if _, err := r.f.r.ReadAt(raw, int64(soff)); err != nil && err != io.EOF {
-			return fmt.Errorf("orc: %s: reading stripe %d: %w", r.f.name, i, err)
+			return withFile(fmt.Errorf("orc: reading stripe %d: %w", i, err), r.f.name)
 		}
 		b, err := r.f.tail.dec.decompress(nil, raw, maxStreamLen)
 		if err != nil {

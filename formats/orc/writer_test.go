@@ -288,3 +288,5 @@ func encNanos(ns int64) int64 {
 	}
 	return ns<<3 | int64(z-1)
 }
+
+func protowireNum(n uint64) protowire.Number { return protowire.Number(n) }
