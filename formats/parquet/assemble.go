@@ -99,9 +99,18 @@ func (br *BatchReader) buildLeaf(sn *selNode) (arrow.ArrayData, error) {
 	ln := sn.ln
 	var n, nulls int
 	var bm *memory.Buffer
-	if lr.maxDef == 0 {
+	flat := lr.maxRep == 0 && lr.maxDef > 0
+	switch {
+	case lr.maxDef == 0:
 		n = lr.entries
-	} else {
+	case flat:
+		// Values and validity were placed while reading.
+		n, nulls = lr.entries, lr.nulls
+		if nulls > 0 {
+			bm = lr.valid.take()
+			bm.ResizeNoShrink(int(bitutil.BytesForBits(int64(n))))
+		}
+	default:
 		rep := lr.brep
 		if lr.maxRep == 0 {
 			rep = nil
@@ -123,13 +132,21 @@ func (br *BatchReader) buildLeaf(sn *selNode) (arrow.ArrayData, error) {
 		defer out.Release()
 		ob := out.Bytes()
 		dense := lr.fixed.b.Bytes()[:lr.fixed.n]
-		k := 0
-		for s := 0; s < n; s++ {
-			if bits == nil || bitutil.BitIsSet(bits, s) {
-				if dense[k] != 0 {
+		if flat {
+			for s := 0; s < n; s++ {
+				if dense[s] != 0 {
 					bitutil.SetBit(ob, s)
 				}
-				k++
+			}
+		} else {
+			k := 0
+			for s := 0; s < n; s++ {
+				if bits == nil || bitutil.BitIsSet(bits, s) {
+					if dense[k] != 0 {
+						bitutil.SetBit(ob, s)
+					}
+					k++
+				}
 			}
 		}
 		return array.NewData(sn.dtype, n, []*memory.Buffer{bm, out}, nil, nulls, 0), nil
@@ -138,7 +155,8 @@ func (br *BatchReader) buildLeaf(sn *selNode) (arrow.ArrayData, error) {
 		defer offs.Release()
 		data := lr.vdata.take()
 		defer data.Release()
-		if nulls > 0 {
+		lr.hint[0], lr.hint[1] = offs.Len(), data.Len()
+		if nulls > 0 && !flat {
 			offs.Resize(4 * (n + 1))
 			spreadOffsets(arrow.Int32Traits.CastFromBytes(offs.Bytes()), bits, n, lr.nvals)
 		}
@@ -146,7 +164,8 @@ func (br *BatchReader) buildLeaf(sn *selNode) (arrow.ArrayData, error) {
 	default:
 		vals := lr.fixed.take()
 		defer vals.Release()
-		if nulls > 0 {
+		lr.hint[2] = vals.Len()
+		if nulls > 0 && !flat {
 			vals.Resize(c.width * n)
 			spreadFixed(vals.Bytes(), bits, c.width, n, lr.nvals)
 		}

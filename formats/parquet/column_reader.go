@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/parquet-go/parquet-go"
 )
@@ -91,6 +92,9 @@ type leafReader struct {
 	fixed      growBuf // fixed-width values, or bool bytes
 	voffs      growBuf // int32 offsets (nvals+1) for variable-length values
 	vdata      growBuf
+	valid      growBuf // flat optional columns: validity bitmap built while reading
+	nulls      int     // flat optional columns: null entries in the batch
+	hint       [3]int  // sizes of the last batch's buffers, reserved up front
 }
 
 // growBuf is an allocator-backed buffer that grows geometrically.
@@ -125,6 +129,13 @@ func (g *growBuf) extend(add int) []byte {
 	return out
 }
 
+// reserve makes room for n bytes in all.
+func (g *growBuf) reserve(n int) {
+	if n > g.b.Cap() {
+		g.b.Reserve(n)
+	}
+}
+
 // take hands the buffer (resized to its content) to the caller.
 func (g *growBuf) take() *memory.Buffer {
 	b := g.b
@@ -150,6 +161,7 @@ func (lr *leafReader) close() {
 	lr.fixed.release()
 	lr.voffs.release()
 	lr.vdata.release()
+	lr.valid.release()
 }
 
 func (lr *leafReader) releasePage() {
@@ -337,16 +349,25 @@ func (lr *leafReader) wrapConv(err error) error {
 // readRows collects the entries and values of the next nRows rows.
 func (lr *leafReader) readRows(nRows int) error {
 	lr.bdef, lr.brep = lr.bdef[:0], lr.brep[:0]
-	lr.entries, lr.nvals = 0, 0
+	lr.entries, lr.nvals, lr.nulls = 0, 0, 0
 	if lr.conv.variable() {
 		lr.voffs.reset(lr.mem)
 		lr.vdata.reset(lr.mem)
-		copy(lr.voffs.extend(4), []byte{0, 0, 0, 0})
+		lr.voffs.reserve(max(lr.hint[0], 4*(nRows+1)))
+		lr.vdata.reserve(lr.hint[1])
+		clear(lr.voffs.extend(4))
 	} else {
 		lr.fixed.reset(lr.mem)
+		w := max(lr.conv.width, 1)
 		if lr.maxRep == 0 {
-			lr.fixed.b.Reserve(nRows * lr.conv.width)
+			lr.fixed.reserve(nRows * w)
+		} else {
+			lr.fixed.reserve(lr.hint[2])
 		}
+	}
+	if lr.maxRep == 0 && lr.maxDef > 0 {
+		lr.valid.reset(lr.mem)
+		clear(lr.valid.extend(int(bitutil.BytesForBits(int64(nRows)))))
 	}
 	rowsLeft := nRows
 	for {
@@ -419,6 +440,59 @@ func (lr *leafReader) take(start, end int) error {
 			}
 		}
 	}
+	if lr.maxRep == 0 && lr.maxDef > 0 {
+		return lr.takeFlat(start, end, cnt)
+	}
+	if cnt == 0 {
+		return nil
+	}
+	return lr.takeDense(cnt)
+}
+
+// takeFlat appends entries [start, end) of a flat optional column, cnt of
+// them defined, placing values straight at their row positions and setting
+// validity bits as it goes.
+func (lr *leafReader) takeFlat(start, end, cnt int) error {
+	n := end - start
+	base := lr.entries - n
+	d := lr.def[start:end]
+	md := lr.maxDef
+	if cnt > 0 {
+		bits := lr.valid.b.Bytes()
+		for j, x := range d {
+			if x == md {
+				bitutil.SetBit(bits, base+j)
+			}
+		}
+	}
+	lr.nulls += n - cnt
+	c := lr.conv
+	if c.variable() {
+		if err := lr.takeDense(cnt); err != nil {
+			return err
+		}
+		if cnt < n {
+			lr.voffs.extend(4 * (n - cnt))
+			offs := arrow.Int32Traits.CastFromBytes(lr.voffs.b.Bytes()[4*base : 4*(base+n+1)])
+			spreadOffsetsDefs(offs, d, md, cnt)
+		}
+		return nil
+	}
+	w := max(c.width, 1)
+	mark := lr.fixed.n
+	if err := lr.takeDense(cnt); err != nil {
+		return err
+	}
+	if cnt < n {
+		lr.fixed.extend((n - cnt) * w)
+		spreadFixedDefs(lr.fixed.b.Bytes()[mark:mark+n*w], d, md, w, cnt)
+	}
+	return nil
+}
+
+// takeDense appends the next cnt values of the page, converted, to the
+// batch's dense values.
+func (lr *leafReader) takeDense(cnt int) error {
 	if cnt == 0 {
 		return nil
 	}

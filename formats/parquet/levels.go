@@ -137,3 +137,58 @@ func spreadOffsets(offs []int32, bm []byte, n, nvals int) {
 		}
 	}
 }
+
+// spreadFixedDefs moves cnt dense values of width w at the start of b to the
+// entries of d that equal md, back to front in place, zeroing the others.
+// b holds len(d)*w bytes.
+func spreadFixedDefs(b []byte, d []byte, md byte, w, cnt int) {
+	n := len(d)
+	k := cnt
+	switch w {
+	case 4:
+		v := arrow.Uint32Traits.CastFromBytes(b[:n*4])
+		for s := n - 1; s >= 0 && k <= s; s-- {
+			if d[s] == md {
+				k--
+				v[s] = v[k]
+			} else {
+				v[s] = 0
+			}
+		}
+	case 8:
+		v := arrow.Uint64Traits.CastFromBytes(b[:n*8])
+		for s := n - 1; s >= 0 && k <= s; s-- {
+			if d[s] == md {
+				k--
+				v[s] = v[k]
+			} else {
+				v[s] = 0
+			}
+		}
+	default:
+		for s := n - 1; s >= 0 && k <= s; s-- {
+			if d[s] == md {
+				k--
+				copy(b[s*w:s*w+w], b[k*w:k*w+w])
+			} else {
+				clear(b[s*w : s*w+w])
+			}
+		}
+	}
+}
+
+// spreadOffsetsDefs turns cnt+1 dense offsets at the start of offs into
+// len(d)+1 offsets, entries of d below md getting empty values, in place.
+func spreadOffsetsDefs(offs []int32, d []byte, md byte, cnt int) {
+	n := len(d)
+	k := cnt
+	offs[n] = offs[cnt]
+	for s := n - 1; s >= 0 && k <= s; s-- {
+		if d[s] == md {
+			k--
+			offs[s] = offs[k]
+		} else {
+			offs[s] = offs[s+1]
+		}
+	}
+}
