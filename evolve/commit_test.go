@@ -1,0 +1,367 @@
+package evolve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lakecat/lakecat/schema"
+)
+
+// copyDir copies the tree at src into a new temporary directory.
+func copyDir(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func listDir(t testing.TB, dir string) []string {
+	t.Helper()
+	names, err := OSFS{}.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	return names
+}
+
+var fixedNow = func() time.Time { return time.UnixMilli(1767312000000) }
+
+func TestCommitIceberg(t *testing.T) {
+	dir := copyDir(t, "testdata/iceberg-v2")
+	c := Committer{Now: fixedNow}
+	res, err := c.CommitIceberg(context.Background(), dir,
+		NewUpdate().AddColumn("note", schema.String, "").UpdateColumnType("qty", schema.Long).MoveAfter("note", "id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := schema.New(2,
+		req(1, "id", schema.Long),
+		opt(6, "note", schema.String),
+		opt(2, "payload", schema.String),
+		opt(3, "ts", schema.TimestampTz),
+		opt(4, "qty", schema.Long),
+		opt(5, "amount", schema.Decimal(10, 2)))
+	want.IdentifierFieldIDs = []int{1}
+	if !res.Changed || res.Attempts != 1 || res.LastColumnID != 6 || res.New.ID != 2 || !res.New.Equal(want) ||
+		res.Old.ID != 1 || res.File != filepath.Join(dir, "metadata", "v2.metadata.json") {
+		t.Fatalf("result %+v", res)
+	}
+	if got := listDir(t, filepath.Join(dir, "metadata")); !slices.Equal(got, []string{"v1.metadata.json", "v2.metadata.json", "version-hint.text"}) {
+		t.Fatalf("metadata dir: %q", got)
+	}
+	hint, _ := os.ReadFile(filepath.Join(dir, "metadata", "version-hint.text"))
+	if string(hint) != "2" {
+		t.Fatalf("version-hint.text = %q", hint)
+	}
+	tbl, err := LoadIcebergTable(OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := tbl.Metadata
+	if tbl.Version != 2 || m.CurrentSchemaID != 2 || m.LastColumnID != 6 || len(m.Schemas) != 3 ||
+		!m.CurrentSchema().Equal(want) || m.LastUpdatedMs != 1767312000000 || m.Properties["owner"] != "lakecat" ||
+		len(m.PartitionSpecs) != 1 || m.PartitionSpecs[0].Fields[0].SourceID != 3 {
+		t.Fatalf("committed metadata: %+v", m)
+	}
+	if len(m.MetadataLog) != 1 || m.MetadataLog[0] != (schema.MetadataLogEntry{TimestampMs: 1767225600000,
+		MetadataFile: "file:///warehouse/db/events/metadata/v1.metadata.json"}) {
+		t.Fatalf("metadata-log: %+v", m.MetadataLog)
+	}
+	// Nothing to do: nothing written.
+	res, err = c.CommitIceberg(context.Background(), dir, NewUpdate().UpdateColumnDoc("id", ""))
+	if err != nil || res.Changed || res.File != "" || len(listDir(t, filepath.Join(dir, "metadata"))) != 3 {
+		t.Fatalf("no-op commit: %+v %v", res, err)
+	}
+	// A refused change writes nothing either.
+	_, err = c.CommitIceberg(context.Background(), dir, NewUpdate().DeleteColumn("ts"))
+	if !errors.Is(err, ErrPartitionSource) || len(listDir(t, filepath.Join(dir, "metadata"))) != 3 {
+		t.Fatalf("refused commit: %v", err)
+	}
+}
+
+// TestCommitBundledOrders evolves the bundled orders table (format v3).
+func TestCommitBundledOrders(t *testing.T) {
+	src := filepath.Join("..", "testdata", "orders")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("bundled orders table absent: %v", err)
+	}
+	dir := copyDir(t, src)
+	res, err := Commit(context.Background(), dir, NewUpdate().
+		AddColumn("region", schema.String, "", Required(), WithInitialDefault("eu")).
+		RenameColumn("customer", "buyer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.New.ID != 3 || res.LastColumnID != 9 || res.File != filepath.Join(dir, "metadata", "v2.metadata.json") {
+		t.Fatalf("result %+v", res)
+	}
+	f := res.New.FindByID(9)
+	if f == nil || f.Name != "region" || !f.Required || f.InitialDefault != "eu" || res.New.FindByID(2).Name != "buyer" {
+		t.Fatalf("new schema %v", res.New)
+	}
+	tbl, err := LoadIcebergTable(OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tbl.Metadata.CurrentSchema().FindByID(9); got == nil || got.InitialDefault != "eu" {
+		t.Fatalf("region after reload: %v", got)
+	}
+}
+
+// hookFS runs before on the first LinkNoReplace, to let another writer win.
+type hookFS struct {
+	FS
+	once   sync.Once
+	before func()
+}
+
+func (h *hookFS) LinkNoReplace(oldname, newname string) error {
+	h.once.Do(h.before)
+	return h.FS.LinkNoReplace(oldname, newname)
+}
+
+func TestCommitIcebergLostRace(t *testing.T) {
+	dir := copyDir(t, "testdata/iceberg-v2")
+	h := &hookFS{FS: OSFS{}}
+	h.before = func() {
+		if _, err := (&Committer{}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("b", schema.Int, "")); err != nil {
+			t.Errorf("winner: %v", err)
+		}
+	}
+	res, err := (&Committer{FS: h}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("a", schema.Int, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Attempts != 2 || res.New.ID != 3 || res.LastColumnID != 7 || res.File != filepath.Join(dir, "metadata", "v3.metadata.json") {
+		t.Fatalf("result %+v", res)
+	}
+	tbl, _ := LoadIcebergTable(OSFS{}, dir)
+	cur := tbl.Metadata.CurrentSchema()
+	if cur.FindByName("b", false).ID != 6 || cur.FindByName("a", false).ID != 7 || len(tbl.Metadata.Schemas) != 4 {
+		t.Fatalf("final schema %v", cur)
+	}
+	// No temporary file is left behind.
+	for _, n := range listDir(t, filepath.Join(dir, "metadata")) {
+		if strings.HasSuffix(n, ".tmp") {
+			t.Fatalf("left %s", n)
+		}
+	}
+	// With one attempt only, the lost race is the error.
+	h = &hookFS{FS: OSFS{}}
+	h.before = func() {
+		(&Committer{}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("c", schema.Int, ""))
+	}
+	_, err = (&Committer{FS: h, MaxAttempts: 1}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("d", schema.Int, ""))
+	var ce *ConflictError
+	if !errors.As(err, &ce) || !errors.Is(err, ErrCommitConflict) || ce.File != filepath.Join(dir, "metadata", "v4.metadata.json") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestConcurrentCommits has two goroutines commit different changes to one
+// table at once, many times over: every change lands, ids stay unique.
+func TestConcurrentCommits(t *testing.T) {
+	for _, form := range []string{"iceberg-v2", "paimon"} {
+		t.Run(form, func(t *testing.T) {
+			dir := copyDir(t, "testdata/"+form)
+			const rounds = 8
+			var wg sync.WaitGroup
+			errs := make(chan error, 2*rounds)
+			attempts := make(chan int, 2*rounds)
+			for g := range 2 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for r := range rounds {
+						res, err := Commit(context.Background(), dir, NewUpdate().AddColumn(fmt.Sprintf("g%d_r%d", g, r), schema.Long, ""))
+						errs <- err
+						attempts <- res.Attempts
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			close(attempts)
+			for err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			retried := 0
+			for a := range attempts {
+				retried += a - 1
+			}
+			var cur *schema.Schema
+			var last, schemas int
+			if form == "paimon" {
+				tbl, err := LoadPaimonTable(OSFS{}, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cur, last, schemas = tbl.Schema.Schema(), tbl.Schema.HighestFieldID, tbl.Schema.ID+1
+			} else {
+				tbl, err := LoadIcebergTable(OSFS{}, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cur, last, schemas = tbl.Metadata.CurrentSchema(), tbl.Metadata.LastColumnID, len(tbl.Metadata.Schemas)
+			}
+			base := 5
+			if form == "paimon" {
+				base = 3
+			}
+			ids := map[int]bool{}
+			for g := range 2 {
+				for r := range rounds {
+					f := cur.FindByName(fmt.Sprintf("g%d_r%d", g, r), false)
+					if f == nil {
+						t.Fatalf("g%d_r%d lost: %v", g, r, cur)
+					}
+					if f.ID <= base || f.ID > base+2*rounds || ids[f.ID] {
+						t.Fatalf("g%d_r%d has id %d (duplicate or out of range)", g, r, f.ID)
+					}
+					ids[f.ID] = true
+				}
+			}
+			if last != base+2*rounds || len(cur.Fields) != map[string]int{"paimon": 4, "iceberg-v2": 5}[form]+2*rounds {
+				t.Fatalf("last %d, %d fields", last, len(cur.Fields))
+			}
+			t.Logf("%s: %d commits, %d retried attempts, %d schemas", form, 2*rounds, retried, schemas)
+		})
+	}
+}
+
+// faultFS fails its nth operation (counting from 1).
+type faultFS struct {
+	FS
+	n, calls int
+}
+
+var errInjected = errors.New("injected fault")
+
+func (f *faultFS) hit() error {
+	f.calls++
+	if f.calls == f.n {
+		return errInjected
+	}
+	return nil
+}
+
+func (f *faultFS) ReadFile(n string) ([]byte, error) {
+	if err := f.hit(); err != nil {
+		return nil, err
+	}
+	return f.FS.ReadFile(n)
+}
+
+func (f *faultFS) ReadDir(n string) ([]string, error) {
+	if err := f.hit(); err != nil {
+		return nil, err
+	}
+	return f.FS.ReadDir(n)
+}
+
+func (f *faultFS) WriteTemp(d string, b []byte) (string, error) {
+	if err := f.hit(); err != nil {
+		return "", err
+	}
+	return f.FS.WriteTemp(d, b)
+}
+
+func (f *faultFS) LinkNoReplace(a, b string) error {
+	if err := f.hit(); err != nil {
+		return err
+	}
+	return f.FS.LinkNoReplace(a, b)
+}
+
+func (f *faultFS) Rename(a, b string) error {
+	if err := f.hit(); err != nil {
+		return err
+	}
+	return f.FS.Rename(a, b)
+}
+
+func (f *faultFS) Remove(n string) error {
+	if err := f.hit(); err != nil {
+		return err
+	}
+	return f.FS.Remove(n)
+}
+
+// TestCommitFaults fails each file system operation of a commit in turn:
+// the table is then at the old or the new version, never in between, and
+// the error is the injected one unless the failing step was after the new
+// file was in place.
+func TestCommitFaults(t *testing.T) {
+	for _, form := range []string{"iceberg-v2", "paimon"} {
+		for n := 1; ; n++ {
+			dir := copyDir(t, "testdata/"+form)
+			f := &faultFS{FS: OSFS{}, n: n}
+			c := Committer{FS: f, MaxAttempts: 1}
+			u := NewUpdate().AddColumn("x", schema.Int, "")
+			var err error
+			if form == "paimon" {
+				_, err = c.CommitPaimon(context.Background(), dir, u)
+			} else {
+				_, err = c.CommitIceberg(context.Background(), dir, u)
+			}
+			if f.calls < n {
+				if n < 4 {
+					t.Fatalf("%s: only %d operations", form, f.calls)
+				}
+				break // every operation has had its turn
+			}
+			var cur *schema.Schema
+			if form == "paimon" {
+				tbl, lerr := LoadPaimonTable(OSFS{}, dir)
+				if lerr != nil {
+					t.Fatal(lerr)
+				}
+				cur = tbl.Schema.Schema()
+			} else {
+				tbl, lerr := LoadIcebergTable(OSFS{}, dir)
+				if lerr != nil {
+					t.Fatal(lerr)
+				}
+				cur = tbl.Metadata.CurrentSchema()
+			}
+			added := cur.FindByName("x", false) != nil
+			if err != nil && !errors.Is(err, errInjected) {
+				t.Fatalf("%s op %d: err = %v", form, n, err)
+			}
+			if err != nil && added {
+				t.Fatalf("%s op %d: failed commit %v is visible", form, n, err)
+			}
+			if err == nil && !added {
+				t.Fatalf("%s op %d: successful commit not visible", form, n)
+			}
+		}
+	}
+}
