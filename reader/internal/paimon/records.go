@@ -1,0 +1,247 @@
+package paimon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/hamba/avro/v2/ocf"
+
+	"github.com/lakecat/lakecat/formats/orc"
+)
+
+// ErrCorruptManifest is matched by errors for manifest lists, manifests and
+// index manifests that cannot be decoded.
+var ErrCorruptManifest = errors.New("paimon: corrupt manifest")
+
+// readRecords decodes every row of a manifest-like file (Avro object
+// container or ORC; detected by the magic bytes, whatever manifest.format
+// says) into generic records: field name → value, with integers as int,
+// int32 or int64, strings, []byte, nested records as map[string]any and
+// arrays as []any. Nullable unions may appear as {"branch": value}; the
+// getter unwraps them.
+func readRecords(data []byte) ([]map[string]any, error) {
+	switch {
+	case bytes.HasPrefix(data, []byte("Obj\x01")):
+		return readAvroRecords(data)
+	case bytes.HasPrefix(data, []byte("ORC")):
+		return readORCRecords(data)
+	}
+	return nil, fmt.Errorf("%w: neither Avro nor ORC", ErrCorruptManifest)
+}
+
+func readAvroRecords(data []byte) (out []map[string]any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: avro decoder failed: %v", ErrCorruptManifest, r)
+		}
+	}()
+	dec, err := ocf.NewDecoder(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorruptManifest, err)
+	}
+	for dec.HasNext() {
+		var rec map[string]any
+		if err := dec.Decode(&rec); err != nil {
+			return nil, fmt.Errorf("%w: record %d: %v", ErrCorruptManifest, len(out), err)
+		}
+		out = append(out, rec)
+	}
+	if err := dec.Error(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorruptManifest, err)
+	}
+	return out, nil
+}
+
+// readORCRecords decodes an ORC manifest (Paimon's manifest.format = orc)
+// with formats/orc and turns the Arrow columns into generic records.
+func readORCRecords(data []byte) ([]map[string]any, error) {
+	f, err := orc.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorruptManifest, err)
+	}
+	br, err := f.NewBatchReader(f.Schema(), orc.BatchOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorruptManifest, err)
+	}
+	defer br.Close()
+	var out []map[string]any
+	for {
+		rec, err := br.Next(context.Background())
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCorruptManifest, err)
+		}
+		sch := rec.Schema()
+		for row := 0; row < int(rec.NumRows()); row++ {
+			m := make(map[string]any, len(sch.Fields()))
+			for c, fld := range sch.Fields() {
+				m[fld.Name] = arrowValue(rec.Column(c), row)
+			}
+			out = append(out, m)
+		}
+		rec.Release()
+	}
+	return out, nil
+}
+
+// arrowValue returns the value at row i of a as a generic value.
+func arrowValue(a arrow.Array, i int) any {
+	if a.IsNull(i) {
+		return nil
+	}
+	switch x := a.(type) {
+	case *array.Boolean:
+		return x.Value(i)
+	case *array.Int8:
+		return int32(x.Value(i))
+	case *array.Int16:
+		return int32(x.Value(i))
+	case *array.Int32:
+		return x.Value(i)
+	case *array.Int64:
+		return x.Value(i)
+	case *array.Float32:
+		return x.Value(i)
+	case *array.Float64:
+		return x.Value(i)
+	case *array.String:
+		return x.Value(i)
+	case *array.LargeString:
+		return x.Value(i)
+	case *array.Binary:
+		return append([]byte(nil), x.Value(i)...)
+	case *array.LargeBinary:
+		return append([]byte(nil), x.Value(i)...)
+	case *array.Timestamp:
+		return int64(x.Value(i))
+	case *array.Date32:
+		return int32(x.Value(i))
+	case *array.Struct:
+		st := x.DataType().(*arrow.StructType)
+		m := make(map[string]any, x.NumField())
+		for f := 0; f < x.NumField(); f++ {
+			m[st.Field(f).Name] = arrowValue(x.Field(f), i)
+		}
+		return m
+	case *array.List:
+		start, end := x.ValueOffsets(i)
+		vals := x.ListValues()
+		out := make([]any, 0, end-start)
+		for j := start; j < end; j++ {
+			out = append(out, arrowValue(vals, int(j)))
+		}
+		return out
+	}
+	return fmt.Sprintf("unsupported arrow type %s", a.DataType())
+}
+
+// getter reads fields of a generic record tolerantly (missing, null, int or
+// long, Avro nullable-union wrappers); the first error is kept in err.
+type getter struct {
+	m   map[string]any
+	err error
+}
+
+func unwrap(v any) any {
+	if m, ok := v.(map[string]any); ok && len(m) == 1 {
+		for k, inner := range m {
+			switch k {
+			case "int", "long", "string", "bytes", "array", "boolean":
+				return inner
+			}
+		}
+	}
+	return v
+}
+
+func (g *getter) fail(key, format string, args ...any) {
+	if g.err == nil {
+		g.err = fmt.Errorf("field %s: "+format, append([]any{key}, args...)...)
+	}
+}
+
+func (g *getter) num(key string) (int64, bool) {
+	v := unwrap(g.m[key])
+	switch n := v.(type) {
+	case nil:
+		return 0, false
+	case int:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	case int64:
+		return n, true
+	}
+	g.fail(key, "not an integer but %T", v)
+	return 0, false
+}
+
+func (g *getter) i64(key string, required bool) int64 {
+	n, ok := g.num(key)
+	if !ok && required {
+		g.fail(key, "missing")
+	}
+	return n
+}
+
+func (g *getter) opt(key string) *int64 {
+	n, ok := g.num(key)
+	if !ok {
+		return nil
+	}
+	return &n
+}
+
+func (g *getter) str(key string, required bool) string {
+	v := unwrap(g.m[key])
+	switch s := v.(type) {
+	case string:
+		return s
+	case nil:
+		if required {
+			g.fail(key, "missing")
+		}
+		return ""
+	}
+	g.fail(key, "not a string but %T", v)
+	return ""
+}
+
+func (g *getter) bytes(key string) []byte {
+	v := unwrap(g.m[key])
+	switch b := v.(type) {
+	case []byte:
+		return b
+	case nil:
+		return nil
+	}
+	g.fail(key, "not bytes but %T", v)
+	return nil
+}
+
+func (g *getter) rec(key string) map[string]any {
+	v, _ := g.m[key].(map[string]any)
+	if v == nil {
+		g.fail(key, "missing record")
+	}
+	return v
+}
+
+func (g *getter) strs(key string) []string {
+	v := unwrap(g.m[key])
+	arr, _ := v.([]any)
+	var out []string
+	for _, x := range arr {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
