@@ -2,6 +2,8 @@ package evolve
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,4 +77,21 @@ func base1() *schema.Schema {
 		req(1, "id", schema.Long),
 		opt(2, "data", schema.String),
 		opt(3, "ts", schema.Timestamp))
+}
+
+// realDir returns ../shared/testdata/real relative to the repository root,
+// skipping the test when it is absent (failing when CI=true).
+func realDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "testdata", "real"))
+	if err == nil {
+		if _, err = os.Stat(dir); err == nil {
+			return dir
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("real test data missing: %v", err)
+	}
+	t.Skipf("real test data absent (%v); skipping", err)
+	return ""
 }
