@@ -161,9 +161,10 @@ func canon(a arrow.Array, i int) any {
 		u := a.DataType().(*arrow.TimestampType).Unit
 		v := int64(a.Value(i))
 		if u == arrow.Nanosecond {
-			return "ts:" + fmt.Sprint(v) + "ns"
+			us := floorDiv(v, 1000)
+			return fmt.Sprintf("ts:%d.%03d", us, v-us*1000)
 		}
-		return "ts:" + fmt.Sprint(toMicros(v, u)*1000) + "ns"
+		return fmt.Sprintf("ts:%d.000", toMicros(v, u))
 	case *array.Decimal128:
 		s := a.DataType().(*arrow.Decimal128Type).Scale
 		return "dec:" + decString(a.Value(i).BigInt(), s)
@@ -262,10 +263,8 @@ var _ = strings.Contains
 func floorTS(v any) any {
 	switch v := v.(type) {
 	case string:
-		if strings.HasPrefix(v, "ts:") && strings.HasSuffix(v, "ns") {
-			var n int64
-			fmt.Sscan(v[3:len(v)-2], &n)
-			return "ts:" + fmt.Sprint(floorDiv(n, 1000)*1000) + "ns"
+		if strings.HasPrefix(v, "ts:") && len(v) > 4 {
+			return v[:len(v)-3] + "000"
 		}
 	case []any:
 		out := make([]any, len(v))
