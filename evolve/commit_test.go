@@ -365,3 +365,41 @@ func TestCommitFaults(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitIcebergUUIDNames commits to a table whose metadata files are
+// named NNNNN-uuid.metadata.json: the next name is derived from the table
+// uuid and the version, so two writers of one version collide.
+func TestCommitIcebergUUIDNames(t *testing.T) {
+	dir := t.TempDir()
+	mdir := filepath.Join(dir, "metadata")
+	os.MkdirAll(mdir, 0o755)
+	data, err := os.ReadFile(v2Metadata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(mdir, "00000-0d4cf1c2-0a43-4a39-8d7c-2a0f7f3f0b1e.metadata.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(mdir, "00001-5e1d3b7e-a3f4-4c6a-9d2b-7f3c1e2d4a5b.metadata.json"), data, 0o644)
+	const next = "00002-8b5c8582-95b2-52a3-ad8e-5c058262e07e.metadata.json"
+	tbl, err := LoadIcebergTable(OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tbl.Version != 1 || tbl.MetadataFile != "00001-5e1d3b7e-a3f4-4c6a-9d2b-7f3c1e2d4a5b.metadata.json" {
+		t.Fatalf("loaded %s version %d", tbl.MetadataFile, tbl.Version)
+	}
+	got := tbl.nextMetadataFile()
+	if got != next {
+		t.Fatalf("next name %s", got)
+	}
+	res, err := (&Committer{}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("n", schema.Int, ""))
+	if err != nil || res.File != filepath.Join(mdir, got) {
+		t.Fatalf("commit: %+v %v", res, err)
+	}
+	// No version-hint.text for catalog-style names.
+	if _, err := os.Stat(filepath.Join(mdir, "version-hint.text")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("version-hint.text: %v", err)
+	}
+	if names := listDir(t, mdir); len(names) != 3 {
+		t.Fatalf("metadata dir %q", names)
+	}
+}
