@@ -6,6 +6,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/internal/render"
 )
 
 // RepoRoot returns the repository root (the folder holding go.mod).
@@ -32,4 +37,31 @@ func RealDir(t testing.TB, elem ...string) string {
 		t.Skipf("real test data not present (%v); it lives in ../shared/testdata/real beside the repository", err)
 	}
 	return dir
+}
+
+// ReaderJSON drains rr and returns its rows as JSON lines, columns in
+// schema order, values as `lakecat cat --format jsonl` prints them (see
+// package render), failing the test on a read error.
+func ReaderJSON(t testing.TB, rr array.RecordReader) string {
+	t.Helper()
+	var b []byte
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		for r := 0; r < int(rec.NumRows()); r++ {
+			b = render.AppendRow(b, rec, r, nil)
+			b = append(b, '\n')
+		}
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return string(b)
+}
+
+// CheckedAllocator returns an allocator that fails the test at cleanup if
+// any buffer allocated through it is still held.
+func CheckedAllocator(t testing.TB) *memory.CheckedAllocator {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	return mem
 }

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/schema"
+)
+
+type schemaOptions struct {
+	Path string
+}
+
+func newSchemaCmd(f *factory, runF func(*schemaOptions) error) *cobra.Command {
+	opts := &schemaOptions{}
+	return &cobra.Command{
+		Use:   "schema PATH",
+		Short: "Print the id-tagged schema tree of a data file or a schema file",
+		Long: `Print the schema tree with field ids and types.
+
+PATH is a Parquet or ORC data file (its schema as stored: ids from the file,
+"-" where it has none), an Iceberg schema JSON, an Iceberg table metadata JSON
+(every schema with its id, the current one marked) or a Paimon schema-N file.`,
+		Args: cobraArgs(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Path = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runSchema(f, opts)
+		},
+	}
+}
+
+func runSchema(f *factory, o *schemaOptions) error {
+	in, err := openInput(o.Path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if _, derr := reader.DetectFormat(in.r, in.size); derr == nil {
+		s, format, err := reader.FileSchema(in.r, in.size)
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.Path, err)
+		}
+		fmt.Fprintf(f.Stdout, "%s file %s\n", format, o.Path)
+		printTree(f, s.Fields, "")
+		return nil
+	}
+	data, err := os.ReadFile(o.Path)
+	if err != nil {
+		return err
+	}
+	doc, err := reader.ParseSchemaDocument(data)
+	if err != nil {
+		return fmt.Errorf("%s: not a Parquet or ORC file, nor a schema document: %w", o.Path, err)
+	}
+	switch doc.Kind {
+	case reader.SchemaIcebergMetadata:
+		md := doc.Metadata
+		fmt.Fprintf(f.Stdout, "iceberg table metadata, format-version %d, last-column-id %d\n", md.FormatVersion, md.LastColumnID)
+		for _, s := range md.Schemas {
+			mark := ""
+			if s.ID == md.CurrentSchemaID {
+				mark = " (current)"
+			}
+			fmt.Fprintf(f.Stdout, "schema %d%s\n", s.ID, mark)
+			printTree(f, s.Fields, "  ")
+		}
+	case reader.SchemaPaimon:
+		fmt.Fprintf(f.Stdout, "paimon schema %d, highestFieldId %d\n", doc.Paimon.ID, doc.Paimon.HighestFieldID)
+		printTree(f, doc.Schema.Fields, "")
+	default:
+		fmt.Fprintf(f.Stdout, "iceberg schema %d\n", doc.Schema.ID)
+		printTree(f, doc.Schema.Fields, "")
+	}
+	return nil
+}
+
+// printTree prints one field per line: id, name, requiredness, type;
+// children indented under their parent.
+func printTree(f *factory, fields []*schema.Field, indent string) {
+	for _, fd := range fields {
+		id := "-"
+		if fd.ID != schema.NoID {
+			id = fmt.Sprint(fd.ID)
+		}
+		req := "optional"
+		if fd.Required {
+			req = "required"
+		}
+		typ := fd.Type.String()
+		if !fd.Type.Kind().IsPrimitive() {
+			typ = fd.Type.Kind().String()
+		}
+		def := ""
+		if fd.InitialDefault != nil {
+			def = fmt.Sprintf(" (initial-default %v)", fd.InitialDefault)
+		}
+		fmt.Fprintf(f.Stdout, "%s%s %s: %s %s%s\n", indent, id, fd.Name, req, typ, def)
+		printTree(f, schema.Children(fd.Type), indent+"  ")
+	}
+}

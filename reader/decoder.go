@@ -1,0 +1,62 @@
+package reader
+
+import (
+	"context"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/formats/orc"
+	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/schema"
+)
+
+// decoder is what reader needs of a format package's File. Both
+// formats/parquet and formats/orc satisfy it through the small adapters
+// below; the formats do not import reader.
+type decoder interface {
+	Schema() *schema.Schema
+	NumRows() int64
+	batches(proj *schema.Schema, batchRows int, mem memory.Allocator) (batchSource, error)
+}
+
+// batchSource yields decoded batches laid out as schema.ToArrowSchema(proj).
+// Next returns io.EOF after the last batch.
+type batchSource interface {
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	Close() error
+}
+
+type parquetDecoder struct{ *parquet.File }
+
+func (d parquetDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (batchSource, error) {
+	return d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem})
+}
+
+type orcDecoder struct{ *orc.File }
+
+func (d orcDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (batchSource, error) {
+	return d.NewBatchReader(proj, orc.BatchOptions{BatchRows: n, Allocator: mem})
+}
+
+func openDecoder(r io.ReaderAt, size int64) (decoder, Format, error) {
+	f, err := DetectFormat(r, size)
+	if err != nil {
+		return nil, f, err
+	}
+	switch f {
+	case FormatParquet:
+		pf, err := parquet.Open(r, size)
+		if err != nil {
+			return nil, f, err
+		}
+		return parquetDecoder{pf}, f, nil
+	default:
+		of, err := orc.Open(r, size)
+		if err != nil {
+			return nil, f, err
+		}
+		return orcDecoder{of}, f, nil
+	}
+}

@@ -1,0 +1,257 @@
+package reader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/schema"
+)
+
+// DefaultBatchRows is the number of rows per record batch when
+// [Options.BatchRows] is 0.
+const DefaultBatchRows = 64 * 1024
+
+// Options configure reading one data file.
+type Options struct {
+	// Name names the file in errors (a path or URL). Optional.
+	Name string
+	// ReadSchema is the schema the batches come out in, usually the table's
+	// current schema. Nil means the file's own schema (fields without ids get
+	// fresh ones).
+	ReadSchema *schema.Schema
+	// WriterSchema is the schema the file was written with, for files whose
+	// columns are located by name: Paimon (schema-N of the file's schema id),
+	// Hudi, or an Iceberg schema for a file without ids. See
+	// [ResolveFileSchema].
+	WriterSchema *schema.Schema
+	// NameMapping assigns ids to a file written without ids (Iceberg
+	// schema.name-mapping.default).
+	NameMapping schema.NameMapping
+	// Rules are the type promotions the table format allows. The zero value
+	// is Iceberg format v1/v2.
+	Rules project.Rules
+	// Constants fill fields the file lacks by field id (identity-partition
+	// values, metadata columns), in the Go forms of [schema.Field].
+	Constants map[int]any
+	// BatchRows is the number of rows per batch (0: [DefaultBatchRows]).
+	BatchRows int
+	// Allocator allocates every Arrow buffer (nil: memory.DefaultAllocator).
+	Allocator memory.Allocator
+}
+
+// Open reads the data file r of size bytes (Parquet or ORC, detected by its
+// magic bytes) in opts.ReadSchema. The plan is built before anything is
+// decoded, so a missing required field or an incompatible type fails here
+// ([project.ErrRequiredFieldMissing], [project.ErrIncompatibleType]); so do a
+// file that is not Parquet or ORC ([ErrUnknownFormat]), a corrupt footer
+// (the format package's ErrCorrupt) and a file without ids that nothing
+// resolves ([ErrNoFieldIDs]). Every error names the file.
+//
+// The returned reader yields batches of at most opts.BatchRows rows in the
+// read schema's Arrow form ([schema.ToArrowSchema]); ctx is checked between
+// batches. Release it when done.
+func Open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (array.RecordReader, error) {
+	rr, err := open(ctx, r, size, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", fileLabel(opts.Name), err)
+	}
+	return rr, nil
+}
+
+// OpenFile is [Open] on a local file; the file is closed when the reader is
+// released. opts.Name defaults to path.
+func OpenFile(ctx context.Context, path string, opts Options) (array.RecordReader, error) {
+	if opts.Name == "" {
+		opts.Name = path
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	rr, err := Open(ctx, f, st.Size(), opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	rr.(*fileReader).closer = f
+	return rr, nil
+}
+
+// Plan returns the projection plan Open would use for the file, without
+// decoding anything: for `lakecat plan` and for callers that want to explain
+// a read. The caller releases the plan.
+func Plan(r io.ReaderAt, size int64, opts Options) (*project.Plan, error) {
+	dec, _, err := openDecoder(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", fileLabel(opts.Name), err)
+	}
+	p, _, err := plan(dec, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", fileLabel(opts.Name), err)
+	}
+	return p, nil
+}
+
+// FileSchema returns the schema of the data file r as stored (ids from the
+// file, [schema.NoID] where it has none) and its format.
+func FileSchema(r io.ReaderAt, size int64) (*schema.Schema, Format, error) {
+	dec, f, err := openDecoder(r, size)
+	if err != nil {
+		return nil, f, err
+	}
+	return dec.Schema(), f, nil
+}
+
+func plan(dec decoder, opts Options) (*project.Plan, *schema.Schema, error) {
+	file := dec.Schema()
+	read := opts.ReadSchema
+	var resolved *schema.Schema
+	if read == nil && opts.WriterSchema == nil && opts.NameMapping == nil {
+		resolved = selfDescribed(file)
+		read = resolved
+	} else {
+		var err error
+		if resolved, err = ResolveFileSchema(file, opts.WriterSchema, opts.NameMapping); err != nil {
+			return nil, nil, err
+		}
+		if read == nil {
+			read = selfDescribed(resolved)
+		}
+	}
+	p, err := project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: opts.Constants})
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, read, nil
+}
+
+func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileReader, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dec, _, err := openDecoder(r, size)
+	if err != nil {
+		return nil, err
+	}
+	p, _, err := plan(dec, opts)
+	if err != nil {
+		return nil, err
+	}
+	mem := opts.Allocator
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	n := opts.BatchRows
+	if n <= 0 {
+		n = DefaultBatchRows
+	}
+	src, err := dec.batches(p.FileProjection(), n, mem)
+	if err != nil {
+		p.Release()
+		return nil, err
+	}
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: p.ArrowSchema()}, nil
+}
+
+// fileReader is the array.RecordReader over one data file.
+type fileReader struct {
+	refs   int64
+	ctx    context.Context
+	name   string
+	plan   *project.Plan
+	src    batchSource
+	mem    memory.Allocator
+	schema *arrow.Schema
+	cur    arrow.RecordBatch
+	err    error
+	done   bool
+	closer io.Closer
+}
+
+func (r *fileReader) Retain() { atomic.AddInt64(&r.refs, 1) }
+
+func (r *fileReader) Release() {
+	if atomic.AddInt64(&r.refs, -1) != 0 {
+		return
+	}
+	r.releaseCur()
+	if r.src != nil {
+		r.src.Close()
+		r.src = nil
+	}
+	if r.plan != nil {
+		r.plan.Release()
+		r.plan = nil
+	}
+	if r.closer != nil {
+		r.closer.Close()
+		r.closer = nil
+	}
+}
+
+func (r *fileReader) releaseCur() {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+}
+
+func (r *fileReader) Schema() *arrow.Schema { return r.schema }
+
+// Next decodes and aligns the next batch, releasing the previous one. It
+// returns false at the end, on error and when the context is done; Err tells
+// which.
+func (r *fileReader) Next() bool {
+	r.releaseCur()
+	if r.done || r.err != nil {
+		return false
+	}
+	for {
+		if err := r.ctx.Err(); err != nil {
+			r.err = err
+			return false
+		}
+		b, err := r.src.Next(r.ctx)
+		if errors.Is(err, io.EOF) {
+			r.done = true
+			return false
+		}
+		if err != nil {
+			r.err = fmt.Errorf("%s: %w", fileLabel(r.name), err)
+			return false
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		out, err := r.plan.Apply(b, r.mem)
+		b.Release()
+		if err != nil {
+			r.err = fmt.Errorf("%s: %w", fileLabel(r.name), err)
+			return false
+		}
+		r.cur = out
+		return true
+	}
+}
+
+func (r *fileReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is RecordBatch (the deprecated name of array.RecordReader).
+func (r *fileReader) Record() arrow.RecordBatch { return r.cur }
+
+func (r *fileReader) Err() error { return r.err }

@@ -1,0 +1,313 @@
+package reader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/lakecat/lakecat/schema"
+)
+
+// FileTask is one data file of a scan.
+type FileTask struct {
+	// Name names the file in errors.
+	Name string
+	// Open opens the file for ranged reads; close is called when the file is
+	// done (it may be nil).
+	Open func(ctx context.Context) (r io.ReaderAt, size int64, close func() error, err error)
+	// Options read the file: each file has its own writer schema, name
+	// mapping and constants; every task of one scan must share one
+	// ReadSchema (the one in [ScanOptions]).
+	Options Options
+}
+
+// ScanOptions configure [ScanFiles].
+type ScanOptions struct {
+	// Workers is the number of files decoded at once (0: GOMAXPROCS).
+	Workers int
+	// MemoryBytes bounds the bytes of decoded batches waiting to be read
+	// (0: no bound beyond the per-file queue of two batches). The file whose
+	// batches are next in order is never held back, so a budget smaller than
+	// one batch still makes progress.
+	MemoryBytes int64
+}
+
+// ScanFiles reads the tasks concurrently and yields their batches in task
+// order: all of task 0's batches, then task 1's, and so on, whatever order
+// the workers finish in. Every batch is in the read schema of the tasks'
+// Options. The first error (of any file) ends the scan: Next returns false
+// and Err returns it, naming the file. Cancelling ctx, or releasing the
+// reader early, stops every worker and releases every batch not yet read;
+// no goroutine outlives Release.
+func ScanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions) (array.RecordReader, error) {
+	var read *arrow.Schema
+	if len(tasks) > 0 {
+		if tasks[0].Options.ReadSchema == nil {
+			return nil, errors.New("reader: ScanFiles needs Options.ReadSchema")
+		}
+		read = schema.ToArrowSchema(tasks[0].Options.ReadSchema)
+	} else {
+		read = arrow.NewSchema(nil, nil)
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &scanReader{
+		refs:    1,
+		ctx:     ctx,
+		cancel:  cancel,
+		schema:  read,
+		results: make([]chan scanItem, len(tasks)),
+		budget:  newBudget(opts.MemoryBytes),
+	}
+	for i := range s.results {
+		s.results[i] = make(chan scanItem, 2)
+	}
+	s.wg.Add(1)
+	go s.dispatch(tasks, workers)
+	return s, nil
+}
+
+type scanItem struct {
+	rec   arrow.RecordBatch
+	bytes int64
+	err   error
+}
+
+type scanReader struct {
+	refs    int64
+	ctx     context.Context
+	cancel  context.CancelFunc
+	schema  *arrow.Schema
+	results []chan scanItem
+	head    int
+	cur     scanItem
+	err     error
+	budget  *budget
+	wg      sync.WaitGroup
+	once    sync.Once
+}
+
+func (s *scanReader) dispatch(tasks []FileTask, workers int) {
+	defer s.wg.Done()
+	slots := make(chan struct{}, workers)
+	for i := range tasks {
+		select {
+		case slots <- struct{}{}:
+		case <-s.ctx.Done():
+			for j := i; j < len(tasks); j++ {
+				close(s.results[j])
+			}
+			return
+		}
+		s.wg.Add(1)
+		go func(i int) {
+			defer s.wg.Done()
+			defer func() { <-slots }()
+			s.readFile(i, tasks[i])
+		}(i)
+	}
+}
+
+func (s *scanReader) readFile(i int, t FileTask) {
+	out := s.results[i]
+	defer close(out)
+	send := func(it scanItem) bool {
+		select {
+		case out <- it:
+			return true
+		case <-s.ctx.Done():
+			if it.rec != nil {
+				it.rec.Release()
+				s.budget.release(it.bytes)
+			}
+			return false
+		}
+	}
+	r, size, closeFn, err := t.Open(s.ctx)
+	if err != nil {
+		send(scanItem{err: fmt.Errorf("%s: %w", fileLabel(t.Name), err)})
+		return
+	}
+	if closeFn != nil {
+		defer closeFn()
+	}
+	opts := t.Options
+	if opts.Name == "" {
+		opts.Name = t.Name
+	}
+	rr, err := Open(s.ctx, r, size, opts)
+	if err != nil {
+		send(scanItem{err: err})
+		return
+	}
+	defer rr.Release()
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		n := recordBytes(rec)
+		if err := s.budget.acquire(s.ctx, n, func() bool { return s.headIs(i) }); err != nil {
+			return
+		}
+		rec.Retain()
+		if !send(scanItem{rec: rec, bytes: n}) {
+			return
+		}
+	}
+	if err := rr.Err(); err != nil && s.ctx.Err() == nil {
+		send(scanItem{err: err})
+	}
+}
+
+func (s *scanReader) headIs(i int) bool { return int(atomic.LoadInt64(&s.budget.head)) == i }
+
+func (s *scanReader) Retain() { atomic.AddInt64(&s.refs, 1) }
+
+// Release stops the scan (if still running), releases every batch and waits
+// for the workers to finish.
+func (s *scanReader) Release() {
+	if atomic.AddInt64(&s.refs, -1) != 0 {
+		return
+	}
+	s.stop()
+}
+
+func (s *scanReader) stop() {
+	s.once.Do(func() {
+		s.releaseCur()
+		s.cancel()
+		s.budget.wake()
+		// Workers blocked on a full queue see the cancellation and return;
+		// every queue is closed (by its worker or the dispatcher) before
+		// Wait returns, so the drain below ends.
+		s.wg.Wait()
+		for _, ch := range s.results {
+			for it := range ch {
+				if it.rec != nil {
+					it.rec.Release()
+				}
+			}
+		}
+	})
+}
+
+func (s *scanReader) releaseCur() {
+	if s.cur.rec != nil {
+		s.cur.rec.Release()
+		s.budget.release(s.cur.bytes)
+		s.cur = scanItem{}
+	}
+}
+
+func (s *scanReader) Schema() *arrow.Schema { return s.schema }
+
+// Next returns the next batch in task order, releasing the previous one.
+func (s *scanReader) Next() bool {
+	s.releaseCur()
+	if s.err != nil {
+		return false
+	}
+	for s.head < len(s.results) {
+		select {
+		case it, ok := <-s.results[s.head]:
+			if !ok {
+				s.head++
+				atomic.StoreInt64(&s.budget.head, int64(s.head))
+				s.budget.wake()
+				continue
+			}
+			if it.err != nil {
+				s.err = it.err
+				s.cancel()
+				return false
+			}
+			s.cur = it
+			return true
+		case <-s.ctx.Done():
+			s.err = s.ctx.Err()
+			return false
+		}
+	}
+	return false
+}
+
+func (s *scanReader) RecordBatch() arrow.RecordBatch { return s.cur.rec }
+
+// Record is RecordBatch (the deprecated name of array.RecordReader).
+func (s *scanReader) Record() arrow.RecordBatch { return s.cur.rec }
+
+func (s *scanReader) Err() error { return s.err }
+
+// budget bounds the bytes of batches decoded but not yet read. The file at
+// the head of the order always passes, so the scan cannot deadlock.
+type budget struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	used  int64
+	limit int64
+	head  int64 // index of the task being read, read atomically
+}
+
+func newBudget(limit int64) *budget {
+	b := &budget{limit: limit}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+func (b *budget) acquire(ctx context.Context, n int64, isHead func() bool) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.limit > 0 && b.used > 0 && b.used+n > b.limit && !isHead() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b.cond.Wait()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b.used += n
+	return nil
+}
+
+func (b *budget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+func (b *budget) wake() {
+	b.mu.Lock()
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+// recordBytes is the size in bytes of the buffers a batch holds (shared
+// buffers counted once per reference).
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	var walk func(d arrow.ArrayData)
+	walk = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			walk(c)
+		}
+	}
+	for _, c := range rec.Columns() {
+		walk(c.Data())
+	}
+	return n
+}
