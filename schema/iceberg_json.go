@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -200,6 +201,17 @@ func smallUint(s string, max int) (int, bool) {
 	return v, true
 }
 
+var errNegativeID = errors.New("negative field id")
+
+// fieldID decodes a field id: a JSON integer ≥ 0.
+func fieldID(raw json.RawMessage) (int64, error) {
+	v, err := jsonInt(raw, 32)
+	if err == nil && v < 0 {
+		err = errNegativeID
+	}
+	return v, err
+}
+
 type icebergDecoder struct {
 	codec string
 	depth int
@@ -243,7 +255,7 @@ func (d *icebergDecoder) field(raw json.RawMessage, parent string, index int) (*
 		return nil, d.err(pathJoin(parent, fmt.Sprintf("[%d]", index)), `bad "name"`, err)
 	}
 	path := pathJoin(parent, f.Name)
-	id, err := jsonInt(m["id"], 32)
+	id, err := fieldID(m["id"])
 	if err != nil {
 		return nil, d.err(path, `bad or missing "id"`, err)
 	}
@@ -314,7 +326,7 @@ func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 		}
 		return &StructType{Fields: fs}, nil
 	case "list":
-		eid, err := jsonInt(m["element-id"], 32)
+		eid, err := fieldID(m["element-id"])
 		if err != nil {
 			return nil, d.err(path, `bad or missing "element-id"`, err)
 		}
@@ -328,11 +340,11 @@ func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 		}
 		return NewList(int(eid), et, req), nil
 	case "map":
-		kid, err := jsonInt(m["key-id"], 32)
+		kid, err := fieldID(m["key-id"])
 		if err != nil {
 			return nil, d.err(path, `bad or missing "key-id"`, err)
 		}
-		vid, err := jsonInt(m["value-id"], 32)
+		vid, err := fieldID(m["value-id"])
 		if err != nil {
 			return nil, d.err(path, `bad or missing "value-id"`, err)
 		}

@@ -89,6 +89,9 @@ func parseMappedFields(raw []byte, path string, depth int) ([]MappedField, error
 			if mf.Fields, err = parseMappedFields(r, pathJoin(path, name), depth+1); err != nil {
 				return nil, err
 			}
+			if len(mf.Fields) == 0 {
+				mf.Fields = nil // "fields": [] is the same as no fields
+			}
 		}
 		out = append(out, mf)
 	}
