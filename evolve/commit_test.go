@@ -1,6 +1,8 @@
 package evolve
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -401,5 +403,25 @@ func TestCommitIcebergUUIDNames(t *testing.T) {
 	}
 	if names := listDir(t, mdir); len(names) != 3 {
 		t.Fatalf("metadata dir %q", names)
+	}
+}
+
+// TestCommitIcebergGzip commits on top of a gzip-compressed v1.gz.metadata.json.
+func TestCommitIcebergGzip(t *testing.T) {
+	dir := t.TempDir()
+	mdir := filepath.Join(dir, "metadata")
+	os.MkdirAll(mdir, 0o755)
+	data, err := os.ReadFile(v2Metadata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	zw.Close()
+	os.WriteFile(filepath.Join(mdir, "v1.gz.metadata.json"), b.Bytes(), 0o644)
+	res, err := (&Committer{}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("n", schema.Int, ""))
+	if err != nil || res.File != filepath.Join(mdir, "v2.metadata.json") || res.New.ID != 2 || res.LastColumnID != 6 {
+		t.Fatalf("commit: %+v %v", res, err)
 	}
 }

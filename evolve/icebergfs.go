@@ -1,10 +1,13 @@
 package evolve
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha1"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -36,7 +39,7 @@ type IcebergTable struct {
 }
 
 var (
-	hadoopName = regexp.MustCompile(`^v([0-9]+)\.metadata\.json$`)
+	hadoopName = regexp.MustCompile(`^v([0-9]+)(\.gz)?\.metadata\.json$`)
 	uuidName   = regexp.MustCompile(`^([0-9]+)-[^/]+\.metadata\.json$`)
 )
 
@@ -54,10 +57,17 @@ func metadataVersion(name string) (int, bool, bool) {
 	return 0, false, false
 }
 
+// maxMetadataBytes caps the uncompressed size of a gzip-compressed metadata
+// file (a guard against a compression bomb; real metadata files are far
+// smaller).
+const maxMetadataBytes = 1 << 30
+
 // LoadIcebergTable finds and decodes the current metadata file of the
 // filesystem Iceberg table in dir: the highest version among
 // metadata/vN.metadata.json (Hadoop tables) and
-// metadata/NNNNN-<uuid>.metadata.json (files written by catalogs).
+// metadata/NNNNN-<uuid>.metadata.json (files written by catalogs), either
+// possibly gzip-compressed (".gz.metadata.json"). The next version is always
+// written uncompressed.
 // metadata/version-hint.text is only a hint (Iceberg table spec, "File System
 // Tables") and is not trusted over the directory listing. Errors:
 // [ErrNoMetadata], or the file system's and the decoder's.
@@ -82,6 +92,19 @@ func LoadIcebergTable(fsys FS, dir string) (*IcebergTable, error) {
 	data, err := fsys.ReadFile(filepath.Join(mdir, best))
 	if err != nil {
 		return nil, err
+	}
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b { // gzip ("….gz.metadata.json")
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("evolve: %s: %w", best, err)
+		}
+		data, err = io.ReadAll(io.LimitReader(zr, maxMetadataBytes+1))
+		if err == nil && len(data) > maxMetadataBytes {
+			err = fmt.Errorf("more than %d bytes uncompressed", maxMetadataBytes)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("evolve: %s: %w", best, err)
+		}
 	}
 	m, err := schema.ParseTableMetadata(data)
 	if err != nil {

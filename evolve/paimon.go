@@ -69,6 +69,10 @@ func LoadPaimonTable(fsys FS, dir string) (*PaimonTable, error) {
 // ([ErrRequiredColumn]) nor carry a default; a type change may be any cast
 // [project.Paimon] allows; new nested ROW fields get ids depth first and
 // list elements and map keys and values none.
+//
+// A top-level column the update leaves as it was is written exactly as
+// decoded; a changed one is written in Paimon's canonical form, without a
+// "defaultValue" it may have had.
 func PreparePaimonUpdate(cur *schema.PaimonSchema, update *UpdateSchema, now time.Time) (next *schema.PaimonSchema, changed bool, err error) {
 	u := update.clone()
 	u.format = Paimon
@@ -85,7 +89,17 @@ func PreparePaimonUpdate(cur *schema.PaimonSchema, update *UpdateSchema, now tim
 	n := *cur
 	n.Version = schema.PaimonCurrentVersion
 	n.ID = cur.ID + 1
-	n.Fields = s.Fields
+	// A column the update left as it was keeps its decoded form (type
+	// spelling, "defaultValue", other keys): reuse cur's field.
+	n.Fields = make([]*schema.Field, len(s.Fields))
+	for i, f := range s.Fields {
+		n.Fields[i] = f
+		for _, o := range cur.Fields {
+			if o.ID == f.ID && o.Equal(f) {
+				n.Fields[i] = o
+			}
+		}
+	}
 	n.HighestFieldID = max(cur.HighestFieldID, last)
 	n.PartitionKeys = append([]string{}, cur.PartitionKeys...)
 	n.PrimaryKeys = append([]string{}, cur.PrimaryKeys...)

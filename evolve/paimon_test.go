@@ -131,3 +131,24 @@ func TestPaimonRealNested(t *testing.T) {
 		t.Fatalf("delete partition key: %v", err)
 	}
 }
+
+// TestPaimonKeepsUnchangedFields checks that columns the update does not
+// touch keep their decoded form (here a defaultValue and a lower-case type
+// spelling) in schema-N+1.
+func TestPaimonKeepsUnchangedFields(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "schema"), 0o755)
+	os.WriteFile(filepath.Join(dir, "schema", "schema-4"), []byte(`{"version":3,"id":4,"fields":[`+
+		`{"id":0,"name":"a","type":"int","defaultValue":"7"},{"id":1,"name":"b","type":"INT"}],`+
+		`"highestFieldId":1,"partitionKeys":[],"primaryKeys":[],"options":{},"timeMillis":1}`), 0o644)
+	res, err := (&Committer{Now: fixedNow}).CommitPaimon(context.Background(), dir, NewUpdate().RenameColumn("b", "c"))
+	if err != nil || res.File != filepath.Join(dir, "schema", "schema-5") {
+		t.Fatalf("%+v %v", res, err)
+	}
+	got, _ := os.ReadFile(res.File)
+	want := `{"version":3,"id":5,"fields":[{"id":0,"name":"a","type":"int","defaultValue":"7"},{"id":1,"name":"c","type":"INT"}],` +
+		`"highestFieldId":1,"partitionKeys":[],"primaryKeys":[],"options":{},"timeMillis":1767312000000}`
+	if string(got) != want {
+		t.Fatalf("schema-5:\n%s\nwant\n%s", got, want)
+	}
+}
