@@ -168,7 +168,9 @@ func FuzzParsePaimonType(f *testing.F) {
 		`{"type":"ROW","fields":[{"id":0,"name":"a","type":{"type":"MULTISET","element":"TIME(3)"}}]}`} {
 		f.Add([]byte(s))
 	}
-	addRealSeeds(f, func(p string, _ []byte) bool { return strings.Contains(p, "paimon-rust") && strings.HasSuffix(p, "_type.json") }, 50)
+	addRealSeeds(f, func(p string, _ []byte) bool {
+		return strings.Contains(p, "paimon-rust") && strings.HasSuffix(p, "_type.json")
+	}, 50)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		typ, nn, err := ParsePaimonType(data)
 		if err != nil {
