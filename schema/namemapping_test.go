@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -178,5 +179,24 @@ func TestNameMappingDuckDBColumnMapping(t *testing.T) {
 	}
 	if !reflect.DeepEqual(NameMappingFromSchema(md.CurrentSchema()), m) {
 		t.Fatal("NameMappingFromSchema differs from the table's mapping")
+	}
+}
+
+func TestNameMappingJSONInterfaces(t *testing.T) {
+	var holder struct {
+		M NameMapping `json:"m"`
+	}
+	if err := json.Unmarshal([]byte(`{"m":[{"field-id":1,"names":["a"]}]}`), &holder); err != nil {
+		t.Fatal(err)
+	}
+	if len(holder.M) != 1 || *holder.M[0].FieldID != 1 {
+		t.Fatalf("decoded %+v", holder.M)
+	}
+	b, err := json.Marshal(holder)
+	if err != nil || string(b) != `{"m":[{"field-id":1,"names":["a"]}]}` {
+		t.Fatalf("encoded %s %v", b, err)
+	}
+	if err := json.Unmarshal([]byte(`{"m":{}}`), &holder); !errors.Is(err, ErrInvalidSchema) {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -421,3 +421,36 @@ func TestParsePaimonSchemaErrors(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+func TestPaimonTypeString(t *testing.T) {
+	for _, c := range []struct {
+		t       Type
+		notNull bool
+		want    string
+	}{
+		{Decimal(10, 2), true, "DECIMAL(10, 2) NOT NULL"},
+		{PrimitiveType{K: KindTimestampTz, Precision: 3}, false, "TIMESTAMP(3) WITH LOCAL TIME ZONE"},
+		{TimestampNs, false, "TIMESTAMP(9)"},
+		{PrimitiveType{K: KindTime, Precision: 3}, false, "TIME(3)"},
+		{Fixed(16), false, "BINARY(16)"},
+		{PrimitiveType{K: KindBinary, Length: 8}, false, "VARBINARY(8)"},
+		{Binary, false, "BYTES"},
+		{Varchar(5), false, "VARCHAR(5)"},
+		{Char(2), false, "CHAR(2)"},
+		{TinyInt, false, "TINYINT"},
+	} {
+		got, err := PaimonTypeString(c.t, c.notNull)
+		if err != nil || got != c.want {
+			t.Errorf("%v: %q %v, want %q", c.t, got, err, c.want)
+		}
+		back, nn, err := ParsePaimonType([]byte(got))
+		if err != nil || !Equal(back, c.t) && c.t != TimestampNs || nn != c.notNull {
+			t.Errorf("%q parses to %v %v %v", got, back, nn, err)
+		}
+	}
+	for _, bad := range []Type{UUID, Float16, Unknown, NewList(NoID, Int, false)} {
+		if _, err := PaimonTypeString(bad, false); !errors.Is(err, ErrInvalidSchema) {
+			t.Errorf("%v: error %v", bad, err)
+		}
+	}
+}
