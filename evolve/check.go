@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -77,51 +78,53 @@ func (p Problem) String() string {
 // CompatibilityError lists every problem found by one check.
 type CompatibilityError struct {
 	// Op is "write" or "read".
-	Op       string
-	Format   Format
+	Op string
+	// Rules are the promotion rules the check applied.
+	Rules    project.Rules
 	Problems []Problem
 }
 
-// Error returns "evolve: <op> incompatible (<format>): p1; p2; …".
+// Error returns "evolve: <op> incompatible (<rules>): p1; p2; …".
 func (e *CompatibilityError) Error() string {
 	parts := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		parts[i] = p.String()
 	}
-	return fmt.Sprintf("evolve: %s incompatible (%s): %s", e.Op, e.Format, strings.Join(parts, "; "))
+	return fmt.Sprintf("evolve: %s incompatible (%s): %s", e.Op, e.Rules, strings.Join(parts, "; "))
 }
 
 // Unwrap returns [ErrIncompatibleSchema].
 func (e *CompatibilityError) Unwrap() error { return ErrIncompatibleSchema }
 
 // CheckWrite checks that data of schema incoming can be written to a table
-// of schema table under f's rules (schema-on-write), and returns nil or a
+// of schema table under the promotion rules r (schema-on-write; for a
+// table of [Format] f pass f.Rules()), and returns nil or a
 // [*CompatibilityError] listing every problem: a required table field the
 // data lacks, optional data for a required field, a type that cannot be
 // promoted to the table's, a kind mismatch, a field the table lacks. Fields
 // are matched by field id when incoming carries ids, else by name
 // (case-sensitive). An optional table field the data lacks is fine (written
 // as null).
-func CheckWrite(table, incoming *schema.Schema, f Format) error {
-	c := checker{f: f, byID: incoming.HasIDs(), write: true}
+func CheckWrite(table, incoming *schema.Schema, r project.Rules) error {
+	c := checker{r: r, byID: incoming.HasIDs(), write: true}
 	c.structs("", table.Fields, incoming.Fields)
 	return c.result("write")
 }
 
 // CheckRead checks that a data file of schema file can be read as schema
-// read under f's rules, matching fields by field id, and returns nil or a
+// read under the promotion rules r, matching fields by field id, and returns nil or a
 // [*CompatibilityError] listing every problem: a required read field the
 // file lacks and that has no initial-default, optional file data for a
 // required read field, a file type that cannot be promoted to the read type,
 // a kind mismatch. File fields the read schema does not name are ignored.
-func CheckRead(read, file *schema.Schema, f Format) error {
-	c := checker{f: f, byID: true}
+func CheckRead(read, file *schema.Schema, r project.Rules) error {
+	c := checker{r: r, byID: true}
 	c.structs("", read.Fields, file.Fields)
 	return c.result("read")
 }
 
 type checker struct {
-	f        Format
+	r        project.Rules
 	byID     bool
 	write    bool
 	problems []Problem
@@ -131,7 +134,7 @@ func (c *checker) result(op string) error {
 	if len(c.problems) == 0 {
 		return nil
 	}
-	return &CompatibilityError{Op: op, Format: c.f, Problems: c.problems}
+	return &CompatibilityError{Op: op, Rules: c.r, Problems: c.problems}
 }
 
 func (c *checker) add(path string, id int, k ProblemKind, have, want schema.Type) {
@@ -178,7 +181,7 @@ func (c *checker) field(path string, w, h *schema.Field) {
 	}
 	wk, hk := w.Type.Kind(), h.Type.Kind()
 	if wk.IsPrimitive() && hk.IsPrimitive() || hk == schema.KindUnknown {
-		if !c.f.CanPromote(h.Type, w.Type) {
+		if !canPromote(c.r, h.Type, w.Type) {
 			c.add(path, w.ID, UnpromotableType, h.Type, w.Type)
 		}
 		return

@@ -84,11 +84,14 @@ func (f Format) Rules() project.Rules {
 //   - Hudi: Hudi's schema-on-read promotions.
 //
 // See the project package for the full matrix.
-func (f Format) CanPromote(from, to schema.Type) bool {
+func (f Format) CanPromote(from, to schema.Type) bool { return canPromote(f.Rules(), from, to) }
+
+// canPromote implements [Format.CanPromote] for the rules r.
+func canPromote(r project.Rules, from, to schema.Type) bool {
 	if schema.Equal(from, to) {
 		return true
 	}
-	if from.Kind() == schema.KindUnknown && f == IcebergV3 {
+	if from.Kind() == schema.KindUnknown && r == project.IcebergV3 {
 		return true
 	}
 	fp, ok1 := from.(schema.PrimitiveType)
@@ -96,7 +99,7 @@ func (f Format) CanPromote(from, to schema.Type) bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	return f.Rules().Allows(fp, tp)
+	return r.Allows(fp, tp)
 }
 
 func isTimestamp(k schema.Kind) bool {
