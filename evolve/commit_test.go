@@ -425,3 +425,16 @@ func TestCommitIcebergGzip(t *testing.T) {
 		t.Fatalf("commit: %+v %v", res, err)
 	}
 }
+
+func TestCommitCanceled(t *testing.T) {
+	dir := copyDir(t, "testdata/iceberg-v2")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Commit(ctx, dir, NewUpdate().AddColumn("n", schema.Int, ""))
+	if !errors.Is(err, context.Canceled) || res.Attempts != 0 || len(listDir(t, filepath.Join(dir, "metadata"))) != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if _, err := Commit(context.Background(), t.TempDir(), NewUpdate()); !errors.Is(err, ErrNoMetadata) {
+		t.Fatalf("empty dir: %v", err)
+	}
+}

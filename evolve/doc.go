@@ -10,8 +10,8 @@
 //
 // Every new field — an added column, then the fields, list elements, map keys
 // and map values inside its type — gets a fresh field id above the table's
-// last-column-id (Iceberg table spec, "Schema Evolution": "Adding a new field
-// assigns a new ID for that field and for any nested fields"). Inside a
+// last-column-id (Iceberg table spec, "Schema Evolution": an added field and
+// every field nested in it get new ids). Inside a
 // struct, the struct's own fields are numbered first, in order, and then the
 // fields nested in each of them, so that
 //
@@ -20,6 +20,9 @@
 // added to a table whose last-column-id is 3 becomes address#4
 // struct<street#5, city#6, state#7, zip#8> with last-column-id 8 (case A22).
 // The ids a caller puts into an added type are placeholders and are ignored.
+// Paimon numbers the fields of a new ROW depth first (each field, then what
+// is inside it, before the next field) and gives list elements and map keys
+// and values no id; under [Paimon] rules Apply does the same.
 //
 // # How names in one update are resolved
 //
@@ -41,9 +44,22 @@
 // Which type changes are allowed depends on the table format ([Format]):
 // Iceberg's promotions (spec, "Schema Evolution": int→long, float→double,
 // decimal(P,S)→decimal(P′,S) with P′>P; in format version 3 also
-// date→timestamp, date→timestamp_ns and unknown→any type), Paimon's implicit
-// casts, and Hudi's schema-on-read widenings. An Iceberg type change is
-// refused for a partition source column whose transform result would change
-// (spec: "Type promotion is not allowed for a field that is referenced by
-// source-id … if the partition transform would produce a different value").
+// date→timestamp, date→timestamp_ns and unknown→any type), the casts Paimon
+// accepts, and Hudi's schema-on-read promotions — the reader's rules
+// ([Format.Rules], from the project package). An Iceberg type change is
+// refused for a partition source column whose transform would give other
+// values after the promotion (spec, "Schema Evolution", on promotions of
+// partition source fields).
+//
+// # Commits
+//
+// [PrepareSchemaUpdate] turns an update into new Iceberg table metadata and
+// [SchemaUpdateBody] into the REST catalog's CommitTableRequest.
+// [Committer.CommitIceberg] and [Committer.CommitPaimon] (and [Commit], which
+// tells the two apart) commit to a table directory: the next metadata file
+// (Iceberg) or schema/schema-N+1 (Paimon) is written to a temporary file and
+// then linked into place without replacing anything, so that of two writers
+// committing the same version exactly one wins; the other loads the new
+// state, applies its changes again and retries. All file access goes through
+// the small [FS] interface.
 package evolve
