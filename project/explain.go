@@ -163,6 +163,23 @@ func (e *Explanation) String() string {
 
 // formatGo formats a default or constant value of type t.
 func formatGo(t schema.Type, v any) string {
+	if p, ok := t.(schema.PrimitiveType); ok {
+		switch x := v.(type) {
+		case int32:
+			if p.K == schema.KindDate {
+				return val{k: vDate, i: int64(x)}.String()
+			}
+		case int64:
+			switch p.K {
+			case schema.KindTime:
+				return val{k: vTime, i: x}.String()
+			case schema.KindTimestamp, schema.KindTimestampTz:
+				return val{k: vTSus, i: x}.String()
+			case schema.KindTimestampNs, schema.KindTimestampTzNs:
+				return val{k: vTSns, i: x}.String()
+			}
+		}
+	}
 	switch x := v.(type) {
 	case nil:
 		return "null"

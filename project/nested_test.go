@@ -211,3 +211,42 @@ func TestUnknownToAny(t *testing.T) {
 		t.Errorf("v2 err = %v, want ErrIncompatibleType", err)
 	}
 }
+
+// Apply is safe for concurrent use (run with -race): batches of different
+// lengths race for the cached fill arrays.
+func TestConcurrentApply(t *testing.T) {
+	file, read := ordersSchemas()
+	p := mustPlan(t, file, read, Options{})
+	defer p.Release()
+	mem := checkedMem(t)
+	rows := []string{
+		`[{"order_id":1,"order_name":"a","order_shop_id":100}]`,
+		`[{"order_id":1,"order_name":"a","order_shop_id":100},{"order_id":2,"order_name":"b","order_shop_id":null}]`,
+	}
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			in := fileBatch(t, mem, p, rows[g%2])
+			defer in.Release()
+			for i := 0; i < 50; i++ {
+				out, err := p.Apply(in, mem)
+				if err != nil {
+					done <- err
+					return
+				}
+				if out.NumRows() != in.NumRows() || out.Column(3).NullN() != int(in.NumRows()) {
+					out.Release()
+					done <- errors.New("wrong result")
+					return
+				}
+				out.Release()
+			}
+			done <- nil
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
