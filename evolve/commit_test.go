@@ -438,3 +438,55 @@ func TestCommitCanceled(t *testing.T) {
 		t.Fatalf("empty dir: %v", err)
 	}
 }
+
+// TestEvolveBundledOrdersFiveChanges evolves the bundled orders table
+// through the five kinds of change the command line offers, then checks
+// that every older schema's data files read under the new schema (the
+// reader's side of the round trip).
+func TestEvolveBundledOrdersFiveChanges(t *testing.T) {
+	src := filepath.Join("..", "testdata", "orders")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("bundled orders table absent: %v", err)
+	}
+	dir := copyDir(t, src)
+	u := NewUpdate()
+	for _, f := range [][2]string{
+		{"add", "discount double"},
+		{"rename", "customer=buyer"},
+		{"optional", "order_id"},
+		{"type", "amount=decimal(20, 2)"},
+		{"delete", "note"},
+		{"move", "buyer after order_id"},
+	} {
+		if err := u.AddFlag(f[0], f[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Commit(context.Background(), dir, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := schema.New(3,
+		opt(4, "order_shop_id", schema.Long),
+		opt(1, "order_id", schema.Long),
+		opt(2, "buyer", schema.String),
+		opt(5, "price", schema.Double),
+		opt(6, "amount", schema.Decimal(20, 2)),
+		&schema.Field{ID: 8, Name: "channel", Type: schema.String, InitialDefault: "web", WriteDefault: "web"},
+		opt(9, "discount", schema.Double))
+	if !res.New.Equal(want) || res.New.ID != 3 || res.LastColumnID != 9 || res.Old.ID != 2 {
+		t.Fatalf("result %+v\n%v", res, res.New)
+	}
+	var diff bytes.Buffer
+	WriteDiff(&diff, res.Old, res.New, 8, res.LastColumnID)
+	checkGolden(t, "testdata/orders-diff.golden", diff.Bytes())
+	tbl, err := LoadIcebergTable(OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, old := range tbl.Metadata.Schemas[:3] {
+		if err := CheckRead(res.New, old, IcebergV3.Rules()); err != nil {
+			t.Errorf("schema %d under the new schema: %v", old.ID, err)
+		}
+	}
+}
