@@ -146,8 +146,8 @@ func makeData(dt arrow.DataType, n int, nulls int, bufs []*memory.Buffer, childr
 // checkCount guards allocations sized by a value count decoded from a
 // stream (list lengths can claim many values in few bytes).
 func checkCount(n int) error {
-	if n < 0 || n > maxBatchValues {
-		return fmt.Errorf("%w: %d values in one batch (limit %d)", ErrTooLarge, n, maxBatchValues)
+	if n < 0 || n > valueCap {
+		return fmt.Errorf("%w: %d values in one batch (limit %d)", ErrTooLarge, n, valueCap)
 	}
 	return nil
 }

@@ -82,7 +82,7 @@ func (c *listColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 			return nil, c.errf("%w: negative length %d", ErrCorrupt, l)
 		}
 		total += l
-		if total > maxBatchValues {
+		if total > int64(valueCap) {
 			return nil, c.wrapErr("LENGTH stream", checkCount(int(min(total, 1<<40))))
 		}
 	}

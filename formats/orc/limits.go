@@ -42,3 +42,8 @@ const (
 // maxBatchValues caps the values one column decodes for one batch (list and
 // map children can hold many values per row).
 const maxBatchValues = 1 << 27
+
+// valueCap is maxBatchValues as a variable, so that the fuzz targets can
+// lower it: a few bytes of RLE can legitimately claim millions of list
+// elements, which is slow but not wrong.
+var valueCap = maxBatchValues
