@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -227,21 +229,9 @@ func TestConcurrentApply(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		go func(g int) {
 			in := fileBatch(t, mem, p, rows[g%2])
-			defer in.Release()
-			for i := 0; i < 50; i++ {
-				out, err := p.Apply(in, mem)
-				if err != nil {
-					done <- err
-					return
-				}
-				if out.NumRows() != in.NumRows() || out.Column(3).NullN() != int(in.NumRows()) {
-					out.Release()
-					done <- errors.New("wrong result")
-					return
-				}
-				out.Release()
-			}
-			done <- nil
+			err := applyMany(p, in, mem)
+			in.Release() // before the test's allocator check
+			done <- err
 		}(g)
 	}
 	for g := 0; g < 8; g++ {
@@ -249,4 +239,19 @@ func TestConcurrentApply(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+func applyMany(p *Plan, in arrow.RecordBatch, mem memory.Allocator) error {
+	for i := 0; i < 50; i++ {
+		out, err := p.Apply(in, mem)
+		if err != nil {
+			return err
+		}
+		ok := out.NumRows() == in.NumRows() && out.Column(3).NullN() == int(in.NumRows())
+		out.Release()
+		if !ok {
+			return errors.New("wrong result")
+		}
+	}
+	return nil
 }
