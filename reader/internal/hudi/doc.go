@@ -1,0 +1,25 @@
+// Package hudi turns a Hudi table folder into the list of base files a scan
+// reads, with the table schema and the schema each base file was written
+// with. It does not decode data files.
+//
+// The flow (Hudi docs, "Timeline" and "File Layouts":
+// https://hudi.apache.org/docs/timeline, https://hudi.apache.org/docs/file_layouts):
+// .hoodie/hoodie.properties gives the table type; the timeline (.hoodie/ for
+// table versions up to 7, .hoodie/timeline/ from version 8) gives the
+// completed commit, deltacommit and replacecommit instants, whose metadata
+// (JSON, or an Avro object container from version 8: [ParseCommitMetadata])
+// holds the writer's Avro schema in extraMetadata.schema and the partitions
+// written. Each file group's latest committed base file
+// (<fileId>_<writeToken>_<instant>.parquet) is live; merge-on-read log files
+// are reported so a reader can refuse them ([Scan.LogsError]). Avro schemas
+// are converted to the internal schema with [ConvertAvroSchema]; Hudi has no
+// field ids, so ids are assigned by name path ([IDs]) consistently across
+// the table schema and older writer schemas.
+//
+// Not handled: the schema-evolution history in .hoodie/.schema/ (schema on
+// read), bootstrap tables, and the metadata table (files are listed from the
+// storage).
+//
+// Storage is the [FS] interface (the same method set as package iceberg's);
+// [OSFS] is the local implementation.
+package hudi

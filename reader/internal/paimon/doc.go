@@ -1,0 +1,23 @@
+// Package paimon turns a Paimon table folder into the list of live data
+// files a scan reads, each with the schema id it was written with, its
+// partition values, bucket, level and row count. It does not decode data
+// files.
+//
+// The flow (Paimon docs, "Specification": https://paimon.apache.org/docs/master/concepts/spec/overview/):
+// snapshot/LATEST (or the highest snapshot-N, or a given id) names a
+// snapshot file ([ParseSnapshot]); its base and delta manifest lists name
+// manifest files, read in the table's manifest format (Avro through
+// hamba/avro or ORC through formats/orc, told apart by their magic bytes);
+// ADD and DELETE entries are merged into the live file set keyed by
+// partition, bucket and file name. Partition values are decoded from
+// Paimon's BinaryRow bytes ([DecodeBinaryRow]) with the partition key types
+// of the file's own schema-N, which gives the file's folder
+// [partition=value/…]bucket-N/. Schemas are loaded with
+// schema.ParsePaimonSchema. Branches live in branch/branch-<name>/, and the
+// "scan.fallback-branch" option is honoured. Primary-key tables and
+// deletion vectors (the snapshot's index manifest) are detected
+// ([Scan.PrimaryKeyError], [Scan.DeletesError]) so a reader can refuse them.
+//
+// Storage is the [FS] interface (the same method set as package iceberg's);
+// [OSFS] is the local implementation.
+package paimon
