@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,7 @@ import (
 type catOptions struct {
 	Paths     []string
 	Schema    schemaFlags
+	Table     tableFlags
 	Columns   []string
 	Limit     int64
 	Format    string
@@ -25,9 +27,11 @@ type catOptions struct {
 func newCatCmd(f *factory, runF func(*catOptions) error) *cobra.Command {
 	opts := &catOptions{}
 	c := &cobra.Command{
-		Use:   "cat [FILE ...]",
-		Short: "Print the rows of data files in the read schema (no FILE: the bundled demo table)",
-		Long: `Print the rows of Parquet or ORC data files, aligned by field id to the read schema.
+		Use:   "cat [TABLE | FILE ...]",
+		Short: "Print the rows of a table or of data files in the read schema (no argument: the bundled demo table)",
+		Long: `Print the rows of a table (an Iceberg, Paimon or Hudi folder, or an Iceberg
+metadata file) in its current schema, or of Parquet or ORC data files aligned
+by field id to the read schema.
 
 --schema takes an Iceberg schema JSON, an Iceberg table metadata JSON (its
 current schema) or a Paimon schema-N file; without it each file is read in its
@@ -57,12 +61,16 @@ files written under three schema versions) in its current schema.`,
 	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows")
 	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv or arrow (an Arrow IPC stream)")
 	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536)")
+	opts.Table.register(fl)
 	return c
 }
 
 func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if len(o.Paths) == 1 && isTable(o.Paths[0]) {
+		return catTable(ctx, f, o)
 	}
 	ropts, err := o.Schema.readOptions()
 	if err != nil {
@@ -119,13 +127,15 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 		opts.Name = in.name
 		rr, err := reader.Open(ctx, in.r, in.size, opts)
 		if err != nil {
+			if w != nil {
+				w.Close()
+			}
 			return err
 		}
 		if w == nil {
 			read := ropts.ReadSchema
 			if read == nil {
-				s, _, _ := reader.FileSchema(in.r, in.size)
-				read = s
+				read, _, _ = reader.FileSchema(in.r, in.size)
 			}
 			if w, err = newBatchWriter(o.Format, f.Stdout, rr.Schema(), read, opts.Allocator); err != nil {
 				rr.Release()
@@ -137,29 +147,10 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			w.Close()
 			return usageError{fmt.Errorf("%s: schema differs from %s; give --schema to read both in one schema", in.name, inputs[0].name)}
 		}
-		for rr.Next() && remaining != 0 {
-			rec := rr.RecordBatch()
-			if remaining > 0 && rec.NumRows() > remaining {
-				rec = rec.NewSlice(0, remaining)
-				err = w.Write(rec)
-				rec.Release()
-			} else {
-				err = w.Write(rec)
-			}
-			if err != nil {
-				rr.Release()
-				return err
-			}
-			if remaining > 0 {
-				remaining -= min(remaining, rr.RecordBatch().NumRows())
-			}
-		}
-		err = rr.Err()
+		remaining, err = copyRows(w, rr, remaining)
 		rr.Release()
 		if err != nil {
-			if w != nil {
-				w.Close()
-			}
+			w.Close()
 			return err
 		}
 	}
@@ -167,4 +158,51 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 		return nil
 	}
 	return w.Close()
+}
+
+// catTable prints a whole table: every live data file read through its own
+// schema and aligned to the table's read schema.
+func catTable(ctx context.Context, f *factory, o *catOptions) error {
+	t, err := openTable(ctx, f, o.Paths[0], &o.Table, o.Columns, o.BatchRows)
+	if err != nil {
+		return err
+	}
+	rr, err := t.Scan(ctx)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	w, err := newBatchWriter(o.Format, f.Stdout, rr.Schema(), t.ReadSchema, memory.DefaultAllocator)
+	if err != nil {
+		return err
+	}
+	if _, err := copyRows(w, rr, o.Limit); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// copyRows writes rr's batches to w, at most limit rows (negative: all),
+// and returns how many of the limit remain.
+func copyRows(w batchWriter, rr array.RecordReader, limit int64) (int64, error) {
+	for limit != 0 && rr.Next() {
+		rec := rr.RecordBatch()
+		var err error
+		if limit > 0 && rec.NumRows() > limit {
+			s := rec.NewSlice(0, limit)
+			err = w.Write(s)
+			s.Release()
+			limit = 0
+		} else {
+			err = w.Write(rec)
+			if limit > 0 {
+				limit -= rec.NumRows()
+			}
+		}
+		if err != nil {
+			return limit, err
+		}
+	}
+	return limit, rr.Err()
 }

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/lakecat/lakecat/reader"
+)
+
+// tableFlags are the flags of a table read (cat, schema, files on a table).
+type tableFlags struct {
+	SnapshotID    string
+	AsOf          string
+	SchemaID      string
+	Branch        string
+	PathMap       []string
+	IgnoreDeletes bool
+	Raw           bool
+	IgnoreLogs    bool
+	Workers       int
+	Memory        string
+}
+
+func (t *tableFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&t.SnapshotID, "snapshot-id", "", "read this snapshot (Iceberg: with the schema it was written with)")
+	fl.StringVar(&t.AsOf, "as-of", "", "read the latest snapshot at or before this time (RFC 3339, or epoch milliseconds)")
+	fl.StringVar(&t.SchemaID, "schema-id", "", "Paimon: read with schema-N instead of the latest")
+	fl.StringVar(&t.Branch, "branch", "", "Paimon: read this branch")
+	fl.StringArrayVar(&t.PathMap, "path-map", nil, "rewrite stored data file paths: OLD=NEW (repeatable; longest OLD wins)")
+	fl.BoolVar(&t.IgnoreDeletes, "ignore-deletes", false, "read a snapshot with delete files anyway (deleted rows are returned)")
+	fl.BoolVar(&t.Raw, "raw", false, "Paimon primary-key table: read every stored row with its system columns")
+	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only")
+	fl.IntVar(&t.Workers, "workers", 0, "files decoded at once (default: GOMAXPROCS)")
+	fl.StringVar(&t.Memory, "memory", "", "bound on decoded bytes waiting to be printed, e.g. 256MiB")
+}
+
+// isTable reports whether path names a table rather than a data file: a
+// folder, or an Iceberg metadata file named directly.
+func isTable(path string) bool {
+	if strings.HasSuffix(path, ".metadata.json") {
+		return true
+	}
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
+	o := reader.TableOptions{
+		Branch: t.Branch, PathMap: t.PathMap, IgnoreDeletes: t.IgnoreDeletes, Raw: t.Raw,
+		IgnoreLogs: t.IgnoreLogs, Workers: t.Workers,
+		Warn: func(msg string) { fmt.Fprintf(f.Stderr, "lakecat: warning: %s\n", msg) },
+	}
+	if t.Workers < 0 {
+		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
+	}
+	for _, r := range t.PathMap {
+		if i := strings.IndexByte(r, '='); i <= 0 {
+			return o, usageError{fmt.Errorf("--path-map %q: want OLD=NEW", r)}
+		}
+	}
+	if t.SnapshotID != "" {
+		id, err := strconv.ParseInt(t.SnapshotID, 10, 64)
+		if err != nil {
+			return o, usageError{fmt.Errorf("--snapshot-id %q: not an integer", t.SnapshotID)}
+		}
+		o.SnapshotID = &id
+	}
+	if t.SchemaID != "" {
+		id, err := strconv.ParseInt(t.SchemaID, 10, 64)
+		if err != nil || id < 0 {
+			return o, usageError{fmt.Errorf("--schema-id %q: not a schema id", t.SchemaID)}
+		}
+		o.SchemaID = &id
+	}
+	if t.AsOf != "" {
+		at, err := parseTime(t.AsOf)
+		if err != nil {
+			return o, usageError{err}
+		}
+		o.AsOf = at
+	}
+	if t.Memory != "" {
+		n, err := parseBytes(t.Memory)
+		if err != nil {
+			return o, usageError{err}
+		}
+		o.MemoryBytes = n
+	}
+	return o, nil
+}
+
+func parseTime(s string) (time.Time, error) {
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return time.UnixMilli(ms).UTC(), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--as-of %q: want RFC 3339 (2024-01-02T03:04:05Z), a date, or epoch milliseconds", s)
+}
+
+// parseBytes reads a size such as 268435456, 256MiB, 256MB or 1GiB.
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mul    int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	num, mul := s, int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mul = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mul
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mul {
+		return 0, fmt.Errorf("--memory %q: want a size such as 268435456, 256MiB or 1GiB", s)
+	}
+	return n * mul, nil
+}
+
+func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, columns []string, batchRows int) (*reader.Table, error) {
+	o, err := tf.options(f)
+	if err != nil {
+		return nil, err
+	}
+	o.Columns, o.BatchRows = columns, batchRows
+	return reader.OpenTable(ctx, path, o)
+}

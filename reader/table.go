@@ -1,0 +1,433 @@
+package reader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/reader/internal/hudi"
+	"github.com/lakecat/lakecat/reader/internal/iceberg"
+	"github.com/lakecat/lakecat/reader/internal/paimon"
+	"github.com/lakecat/lakecat/schema"
+)
+
+// TableFormat is the table format of a table folder.
+type TableFormat string
+
+// The table formats, detected from a folder's layout by [DetectTableFormat].
+const (
+	TableIceberg TableFormat = "iceberg" // metadata/ (or a *.metadata.json named directly)
+	TablePaimon  TableFormat = "paimon"  // schema/ and snapshot/
+	TableHudi    TableFormat = "hudi"    // .hoodie/
+)
+
+var (
+	// ErrNotATable is returned for a location that holds no table of a known
+	// format.
+	ErrNotATable = errors.New("reader: not an Iceberg, Paimon or Hudi table")
+	// ErrDeleteFiles is matched by the error for a snapshot whose delete
+	// files (Iceberg position or equality deletes, deletion vectors; Paimon
+	// deletion vectors) a plain scan would ignore; set
+	// [TableOptions.IgnoreDeletes] to read anyway.
+	ErrDeleteFiles = errors.New("reader: table has delete files")
+	// ErrPrimaryKeyTable is matched by the error for a Paimon primary-key
+	// table, whose files need a merge on read; set [TableOptions.Raw] to
+	// read every stored row with its system columns.
+	ErrPrimaryKeyTable = errors.New("reader: primary-key table needs merge on read")
+	// ErrMergeOnRead is matched by the error for a Hudi table whose file
+	// slices have log files; set [TableOptions.IgnoreLogs] to read base
+	// files only.
+	ErrMergeOnRead = errors.New("reader: merge-on-read table has log files")
+)
+
+// TableOptions configure [OpenTable].
+type TableOptions struct {
+	// FS is the storage (nil: the local file system, [OSFS]).
+	FS FS
+	// SnapshotID reads that snapshot (Iceberg, Paimon) with the schema it
+	// was written with (Iceberg) instead of the current one.
+	SnapshotID *int64
+	// AsOf reads the latest snapshot committed at or before this time
+	// (Iceberg; for Hudi, the latest instant at or before it).
+	AsOf time.Time
+	// SchemaID reads a Paimon table with schema-N instead of the latest.
+	SchemaID *int64
+	// Branch reads a Paimon branch (branch/branch-<name>/).
+	Branch string
+	// PathMap rewrites data file paths stored in Iceberg metadata that point
+	// to another warehouse root: "OLD=NEW", the longest OLD prefix wins.
+	PathMap []string
+	// Columns restricts the read schema to these dotted paths.
+	Columns []string
+	// IgnoreDeletes reads a snapshot with delete files as if it had none;
+	// Warn is told.
+	IgnoreDeletes bool
+	// Raw reads a Paimon primary-key table's files as stored, with their
+	// system columns, instead of refusing it.
+	Raw bool
+	// IgnoreLogs reads a Hudi merge-on-read table's base files only.
+	IgnoreLogs bool
+	// Workers, MemoryBytes: see [ScanOptions].
+	Workers     int
+	MemoryBytes int64
+	// BatchRows and Allocator: see [Options].
+	BatchRows int
+	Allocator memory.Allocator
+	// Warn receives warnings (deletes ignored); nil drops them.
+	Warn func(msg string)
+}
+
+// TableFile is one live data file of a table read.
+type TableFile struct {
+	// Path is the file's path for the table's FS.
+	Path string
+	// Format is "PARQUET", "ORC" or "AVRO".
+	Format string
+	// RecordCount is the number of rows the table metadata records (-1:
+	// unknown).
+	RecordCount int64
+	// Partition describes the partition values ("" for none).
+	Partition string
+	// SchemaID is the id of the schema the file was written with, where the
+	// table format records it (Paimon), else -1.
+	SchemaID int64
+
+	task FileTask
+}
+
+// Table is a planned table read: its read schema and live data files.
+type Table struct {
+	// Format is the table format.
+	Format TableFormat
+	// Location is the table folder (or metadata file) opened.
+	Location string
+	// ReadSchema is the schema batches come out in.
+	ReadSchema *schema.Schema
+	// Schemas are the table's schemas, oldest first; CurrentSchemaID names
+	// the current one.
+	Schemas         []*schema.Schema
+	CurrentSchemaID int
+	// Files are the live data files in scan order.
+	Files []TableFile
+
+	opts TableOptions
+}
+
+// DetectTableFormat tells a table's format from its folder: metadata/ or a
+// *.metadata.json file → Iceberg; schema/ and snapshot/ → Paimon; .hoodie/ →
+// Hudi. Otherwise it returns [ErrNotATable].
+func DetectTableFormat(ctx context.Context, fsys FS, location string) (TableFormat, error) {
+	if strings.HasSuffix(location, ".metadata.json") {
+		return TableIceberg, nil
+	}
+	names, err := fsys.List(ctx, location)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", location, err)
+	}
+	has := func(n string) bool {
+		i := sort.SearchStrings(names, n)
+		return i < len(names) && names[i] == n
+	}
+	switch {
+	case has(".hoodie"):
+		return TableHudi, nil
+	case has("schema") && (has("snapshot") || has("branch")):
+		return TablePaimon, nil
+	case has("metadata"):
+		return TableIceberg, nil
+	case path.Base(location) == "metadata":
+		return TableIceberg, nil
+	}
+	return "", fmt.Errorf("%w: %s", ErrNotATable, location)
+}
+
+// OpenTable plans a read of the table at location: it finds the snapshot,
+// lists the live data files and the schema each was written with, and
+// chooses the read schema (the table's current schema by default: a column
+// added after the last write still appears). Nothing is decoded yet; call
+// [Table.Scan].
+//
+// It refuses, with an error naming the table, a snapshot with delete files
+// ([ErrDeleteFiles]) unless opts.IgnoreDeletes, a Paimon primary-key table
+// ([ErrPrimaryKeyTable]) unless opts.Raw, and a Hudi table with log files
+// ([ErrMergeOnRead]) unless opts.IgnoreLogs.
+func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table, error) {
+	if opts.FS == nil {
+		opts.FS = OSFS{}
+	}
+	format, err := DetectTableFormat(ctx, opts.FS, location)
+	if err != nil {
+		return nil, err
+	}
+	var t *Table
+	switch format {
+	case TableIceberg:
+		t, err = openIceberg(ctx, location, opts)
+	case TablePaimon:
+		t, err = openPaimon(ctx, location, opts)
+	default:
+		t, err = openHudi(ctx, location, opts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s table %s: %w", format, location, err)
+	}
+	t.Format, t.Location, t.opts = format, location, opts
+	if len(opts.Columns) > 0 {
+		sel, err := schema.Select(t.ReadSchema, opts.Columns, false)
+		if err != nil {
+			return nil, err
+		}
+		t.ReadSchema = sel
+		for i := range t.Files {
+			t.Files[i].task.Options.ReadSchema = sel
+		}
+	}
+	return t, nil
+}
+
+// Scan reads the table's files (concurrently, see [ScanFiles]) and yields
+// their rows in the read schema, file by file in scan order.
+func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
+	tasks := make([]FileTask, len(t.Files))
+	for i, f := range t.Files {
+		tasks[i] = f.task
+		tasks[i].Options.BatchRows = t.opts.BatchRows
+		tasks[i].Options.Allocator = t.opts.Allocator
+	}
+	if len(tasks) == 0 {
+		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)
+	}
+	return ScanFiles(ctx, tasks, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes})
+}
+
+// Plan builds the projection plan of one of the table's files (index into
+// Files) without decoding data: what `lakecat files` and `lakecat plan`
+// report. The caller releases the plan.
+func (t *Table) Plan(ctx context.Context, i int) (*project.Plan, error) {
+	f := t.Files[i]
+	r, size, closeFn, err := f.task.Open(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	if closeFn != nil {
+		defer closeFn()
+	}
+	return Plan(r, size, f.task.Options)
+}
+
+func (o TableOptions) warn(format string, args ...any) {
+	if o.Warn != nil {
+		o.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+func (o TableOptions) checkDeletes(err error) error {
+	if err == nil {
+		return nil
+	}
+	if o.IgnoreDeletes {
+		o.warn("ignoring delete files: %v; deleted rows are returned", err)
+		return nil
+	}
+	return fmt.Errorf("%w: %v (--ignore-deletes reads the rows anyway)", ErrDeleteFiles, err)
+}
+
+// openTask returns the Open function of a file task on fsys.
+func openTask(fsys FS, p string) func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
+	return func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
+		f, err := fsys.Open(ctx, p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return f, f.Size(), f.Close, nil
+	}
+}
+
+func partitionString(m map[int]any) string {
+	if len(m) == 0 {
+		return ""
+	}
+	ids := make([]int, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprintf("%d=%v", id, m[id])
+	}
+	return strings.Join(parts, ",")
+}
+
+func openIceberg(ctx context.Context, location string, opts TableOptions) (*Table, error) {
+	fsys := icebergFS{opts.FS}
+	tbl, err := iceberg.Open(ctx, fsys, location)
+	if err != nil {
+		return nil, err
+	}
+	so := iceberg.ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf}
+	for _, r := range opts.PathMap {
+		rule, err := iceberg.ParsePathRule(r)
+		if err != nil {
+			return nil, err
+		}
+		so.PathMap = append(so.PathMap, rule)
+	}
+	scan, err := tbl.Plan(ctx, so)
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
+		return nil, err
+	}
+	md := scan.Metadata
+	nm, err := md.NameMapping()
+	if err != nil {
+		return nil, err
+	}
+	rules := project.IcebergV2
+	if md.FormatVersion >= 3 {
+		rules = project.IcebergV3
+	}
+	t := &Table{ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID}
+	for i := range scan.DataFiles {
+		df := &scan.DataFiles[i]
+		t.Files = append(t.Files, TableFile{
+			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
+			Partition: partitionString(df.Partition), SchemaID: -1,
+			task: FileTask{Name: df.Path, Open: openTask(opts.FS, df.Path), Options: Options{
+				ReadSchema: scan.ReadSchema, NameMapping: nm, Rules: rules,
+				Constants: scan.IdentityConstants(df, scan.ReadSchema),
+			}},
+		})
+	}
+	return t, nil
+}
+
+func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table, error) {
+	tbl, err := paimon.Open(ctx, paimonFS{opts.FS}, location, opts.Branch)
+	if err != nil {
+		return nil, err
+	}
+	scan, err := tbl.Plan(ctx, paimon.ScanOptions{SnapshotID: opts.SnapshotID, SchemaID: opts.SchemaID})
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
+		return nil, err
+	}
+	raw := false
+	if err := scan.PrimaryKeyError(); err != nil {
+		if !opts.Raw {
+			return nil, fmt.Errorf("%w: %v (--raw reads every stored row with its system columns)", ErrPrimaryKeyTable, err)
+		}
+		raw = true
+	}
+	read := scan.Schema.Schema()
+	if raw {
+		read = withPaimonSystemFields(read, scan.Schema)
+	}
+	t := &Table{ReadSchema: read, CurrentSchemaID: scan.Schema.ID}
+	ids, err := tbl.SchemaIDs(ctx, opts.Branch)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		ps, err := tbl.Schema(ctx, opts.Branch, id)
+		if err != nil {
+			return nil, err
+		}
+		t.Schemas = append(t.Schemas, ps.Schema())
+	}
+	for i := range scan.DataFiles {
+		df := &scan.DataFiles[i]
+		ws, err := tbl.Schema(ctx, df.Branch, df.SchemaID)
+		if err != nil {
+			return nil, fmt.Errorf("%s: schema %d: %w", df.Path, df.SchemaID, err)
+		}
+		writer := ws.Schema()
+		if raw {
+			writer = withPaimonSystemFields(writer, ws)
+		}
+		t.Files = append(t.Files, TableFile{
+			Path: df.Path, Format: df.Format, RecordCount: df.RowCount,
+			Partition: partitionString(df.Partition), SchemaID: df.SchemaID,
+			task: FileTask{Name: df.Path, Open: openTask(opts.FS, df.Path), Options: Options{
+				ReadSchema: read, WriterSchema: writer, Rules: project.Paimon,
+				Constants: scan.PartitionConstants(df),
+			}},
+		})
+	}
+	return t, nil
+}
+
+// The field ids Paimon gives its system columns in primary-key tables' data
+// files (Paimon's SpecialFields).
+const (
+	paimonKeyFieldIDStart  = 1073741823 // _KEY_<pk>: this + the key field's id
+	paimonSequenceNumberID = 2147483646 // _SEQUENCE_NUMBER BIGINT
+	paimonValueKindID      = 2147483645 // _VALUE_KIND TINYINT
+)
+
+// withPaimonSystemFields returns s with the system columns of a primary-key
+// table's data files in front: _KEY_<pk> for each primary key, then
+// _SEQUENCE_NUMBER and _VALUE_KIND, in the order Paimon writes them.
+func withPaimonSystemFields(s *schema.Schema, ps *schema.PaimonSchema) *schema.Schema {
+	out := &schema.Schema{ID: s.ID}
+	for _, pk := range ps.PrimaryKeys {
+		if f := s.FindByName(pk, false); f != nil {
+			out.Fields = append(out.Fields, &schema.Field{ID: paimonKeyFieldIDStart + f.ID, Name: "_KEY_" + pk, Type: f.Type, Required: f.Required})
+		}
+	}
+	out.Fields = append(out.Fields,
+		&schema.Field{ID: paimonSequenceNumberID, Name: "_SEQUENCE_NUMBER", Type: schema.Long, Required: true},
+		&schema.Field{ID: paimonValueKindID, Name: "_VALUE_KIND", Type: schema.TinyInt, Required: true},
+	)
+	out.Fields = append(out.Fields, s.Fields...)
+	return out
+}
+
+func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, error) {
+	tbl, err := hudi.Open(ctx, hudiFS{opts.FS}, location)
+	if err != nil {
+		return nil, err
+	}
+	so := hudi.ScanOptions{}
+	if !opts.AsOf.IsZero() {
+		so.AsOfInstant = opts.AsOf.UTC().Format("20060102150405000")
+	}
+	scan, err := tbl.Plan(ctx, so)
+	if err != nil {
+		return nil, err
+	}
+	if err := scan.LogsError(); err != nil {
+		if !opts.IgnoreLogs {
+			return nil, fmt.Errorf("%w: %v (--ignore-logs reads base files only)", ErrMergeOnRead, err)
+		}
+		opts.warn("reading base files only: %v", err)
+	}
+	t := &Table{ReadSchema: scan.Schema, Schemas: []*schema.Schema{scan.Schema}, CurrentSchemaID: scan.Schema.ID}
+	for i := range scan.BaseFiles {
+		bf := &scan.BaseFiles[i]
+		ws, err := scan.WriterSchema(ctx, bf)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", bf.Path, err)
+		}
+		t.Files = append(t.Files, TableFile{
+			Path: bf.Path, Format: bf.Format, RecordCount: -1, Partition: bf.Partition, SchemaID: -1,
+			task: FileTask{Name: bf.Path, Open: openTask(opts.FS, bf.Path), Options: Options{
+				ReadSchema: scan.Schema, WriterSchema: ws, Rules: project.Hudi,
+			}},
+		})
+	}
+	return t, nil
+}
