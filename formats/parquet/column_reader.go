@@ -198,6 +198,12 @@ func (lr *leafReader) nextPage() (bool, error) {
 			if lr.col >= len(chunks) {
 				return false, lr.corrupt("row group %d has %d column chunks", lr.rg, len(chunks))
 			}
+			if md := lr.pf.Metadata(); lr.rg < len(md.RowGroups) && lr.col < len(md.RowGroups[lr.rg].Columns) {
+				if sz := md.RowGroups[lr.rg].Columns[lr.col].MetaData.TotalUncompressedSize; sz > maxColumnChunkBytes {
+					return false, unsupportedf("%s: column %s: row group %d holds %d uncompressed bytes (cap %d)",
+						displayName(lr.f.name), lr.ln.phys.path, lr.rg, sz, int64(maxColumnChunkBytes))
+				}
+			}
 			lr.pages = chunks[lr.col].Pages()
 			lr.rg++
 		}

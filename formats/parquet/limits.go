@@ -23,6 +23,13 @@ const (
 	// maxBatchRows bounds BatchOptions.BatchRows (rows).
 	maxBatchRows = 1 << 24
 
+	// maxColumnChunkBytes bounds the uncompressed size of one column chunk
+	// (bytes). parquet-go decompresses a page whole before it is decoded, so
+	// this is the memory a single column of a row group may claim; writers
+	// cut row groups far below it (Spark, Iceberg and Paimon default to
+	// 128 MiB row groups).
+	maxColumnChunkBytes = 1 << 30
+
 	// maxBatchBytes bounds the variable-length data of one column in one
 	// batch (bytes): Arrow binary and utf8 arrays use 32-bit offsets.
 	maxBatchBytes = 1<<31 - 1
