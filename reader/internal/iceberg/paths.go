@@ -55,7 +55,10 @@ func (m PathMap) Apply(p string) (string, bool) {
 //     "/test-warehouse/t" or DuckDB's relative "data/persistent/t") is
 //     re-rooted at the folder the table was opened from, so a table copied
 //     elsewhere reads without a path map;
-//  4. another relative path is joined to BaseDir when one is set;
+//  4. another relative path is joined to BaseDir when one is set; without
+//     one, when the location is relative and the opened folder ends with it,
+//     to the part of the folder before it (DuckDB's relative paths start at
+//     the folder DuckDB ran in);
 //  5. anything else is used as it is.
 type resolver struct {
 	pathMap  PathMap
@@ -100,6 +103,13 @@ func newResolver(pm PathMap, location, root, baseDir string, rebase bool) *resol
 			}
 		}
 		sort.Slice(r.location, func(i, j int) bool { return len(r.location[i]) > len(r.location[j]) })
+		// A relative location (DuckDB) names the table folder relative to
+		// the folder the writer ran in: when the opened folder ends with it,
+		// that writer folder is the base of other relative paths.
+		if loc := strings.TrimSuffix(stripFileScheme(location), "/"); r.baseDir == "" && rebase && loc != "" && !isAbs(loc) &&
+			strings.HasSuffix(root, "/"+loc) {
+			r.baseDir = strings.TrimSuffix(root, "/"+loc)
+		}
 	}
 	return r
 }

@@ -47,6 +47,9 @@ func TestResolver(t *testing.T) {
 		{"/test-warehouse/t", "/local/t", "", nil, false, "/test-warehouse/t/x", "/test-warehouse/t/x"},
 		{"s3://b/t", "s3://b2/t", "", nil, true, "s3://b/t/data/x", "s3://b2/t/data/x"},
 		{"", "", "", nil, true, "file:///abs/x", "/abs/x"},
+		// BaseDir derived from a relative location the root ends with
+		{"data/persistent/c/warehouse/default.db/t", "/r0/data/persistent/c/warehouse/default.db/t", "", nil, true, "data/persistent/c/warehouse/example/mock.parquet", "/r0/data/persistent/c/warehouse/example/mock.parquet"},
+		{"file://data/p/m", "/x/data/p/m", "", nil, true, "file://data/q/y.parquet", "/x/data/q/y.parquet"},
 	} {
 		r := newResolver(tc.pm, tc.location, tc.root, tc.baseDir, tc.rebase)
 		if got := r.resolve(tc.in); got != tc.want {

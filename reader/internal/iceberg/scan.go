@@ -246,7 +246,10 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 //     "hdfs://nn:8020/wh/t/…", "/test-warehouse/t/…", DuckDB's relative
 //     "data/persistent/t/…") is re-rooted at [Table.Root], so a table copied
 //     to another place reads without a path map;
-//  4. another relative path is joined to BaseDir when it is set;
+//  4. another relative path is joined to BaseDir when it is set; without
+//     BaseDir, when the location is relative and Root ends with it, to the
+//     part of Root before it (DuckDB's relative paths start at the folder
+//     DuckDB ran in);
 //  5. anything else is used as it is.
 func (t *Table) Resolve(stored string, opts ScanOptions) string {
 	return t.resolver(opts).resolve(stored)
