@@ -98,7 +98,8 @@ func explainNodes(ns []*node) []Step {
 			if n.file.Name != n.read.Name {
 				s.RenamedFrom = n.file.Name
 			}
-			if n.act == actCast || (n.act == actRelabel && !schema.Equal(n.file.Type, n.read.Type)) {
+			_, prim := n.read.Type.(schema.PrimitiveType)
+			if n.act == actCast || n.act == actRelabel || (prim && !schema.Equal(n.file.Type, n.read.Type)) {
 				s.Action, s.PromotedFrom = ActionPromote, n.file.Type.String()
 			}
 			s.Children = explainNodes(n.children)
