@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lakecat/lakecat/schema"
 )
@@ -78,6 +79,13 @@ func (t *Table) CommitMetadata(ctx context.Context, in Instant) (*CommitMetadata
 	return md, nil
 }
 
+// InstantTime spells t as a Hudi instant time, "yyyyMMddHHmmssSSS", in t's
+// location. Hudi writes instant times in the writer's local time zone unless
+// hoodie.table.timeline.timezone is UTC: pass t in that zone.
+func InstantTime(t time.Time) string {
+	return t.Format("20060102150405") + fmt.Sprintf("%03d", t.Nanosecond()/1e6)
+}
+
 // ScanOptions select what a scan reads.
 type ScanOptions struct {
 	// AsOfInstant reads the table as of the latest completed instant whose
@@ -101,9 +109,12 @@ type BaseFile struct {
 	InstantTime string
 	// Format is "PARQUET", "ORC" or "HFILE" from the extension.
 	Format string
-	// SizeBytes is the file size in bytes, or -1 when the storage does not
-	// report sizes in listings.
+	// SizeBytes is the file size in bytes (from the storage), or -1 when it
+	// could not be opened.
 	SizeBytes int64
+	// RecordCount is the number of rows, from the write statistics of the
+	// commit that wrote the file (numWrites), or -1 when not recorded.
+	RecordCount int64
 }
 
 // LogFile is a merge-on-read log file of a file group's latest file slice.
@@ -170,6 +181,7 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 
 	completed := map[string]bool{}
 	partSet := map[string]bool{}
+	counts := map[string]int64{}  // relative path → numWrites
 	replaced := map[string]bool{} // partition + "/" + file id
 	for _, in := range instants {
 		completed[in.Time] = true
@@ -179,6 +191,9 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		}
 		for _, p := range md.Partitions {
 			partSet[p] = true
+		}
+		for _, w := range md.WriteStats {
+			counts[w.Path] = w.NumWrites
 		}
 		for p, ids := range md.ReplacedFileIDs {
 			for _, id := range ids {
@@ -235,7 +250,14 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 			if !ok || !committed(bf.InstantTime) || replaced[p+"/"+bf.FileID] {
 				continue
 			}
-			bf.Path, bf.Partition, bf.SizeBytes = joinPath(dir, n), p, -1
+			bf.Path, bf.Partition, bf.SizeBytes, bf.RecordCount = joinPath(dir, n), p, -1, -1
+			rel := n
+			if p != "" {
+				rel = p + "/" + n
+			}
+			if c, ok := counts[rel]; ok {
+				bf.RecordCount = c
+			}
 			if cur, ok := latest[bf.FileID]; !ok || bf.InstantTime > cur.InstantTime {
 				latest[bf.FileID] = bf
 			}

@@ -4,12 +4,14 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/schema"
@@ -101,7 +103,7 @@ func TestCopyOnWriteV8(t *testing.T) {
 	want := []BaseFile{{
 		Path:   root + "/2746610d-ad02-4adb-a038-5cbb99cbd455-0_0-75-100_20250713010536861.parquet",
 		FileID: "2746610d-ad02-4adb-a038-5cbb99cbd455-0", WriteToken: "0-75-100", InstantTime: "20250713010536861",
-		Format: "PARQUET", SizeBytes: 441515,
+		Format: "PARQUET", SizeBytes: 441515, RecordCount: 4,
 	}}
 	if !reflect.DeepEqual(s.BaseFiles, want) {
 		t.Errorf("base files\n got %+v\nwant %+v", s.BaseFiles, want)
@@ -125,11 +127,17 @@ func TestCopyOnWriteV8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.BaseFiles) != 1 || s.BaseFiles[0].InstantTime != "20250713010535797" || s.BaseFiles[0].WriteToken != "0-54-79" {
+	if len(s.BaseFiles) != 1 || s.BaseFiles[0].InstantTime != "20250713010535797" || s.BaseFiles[0].WriteToken != "0-54-79" || s.BaseFiles[0].RecordCount != 3 {
 		t.Errorf("as of the first commit: %+v", s.BaseFiles)
 	}
 	if _, err := tab.Plan(ctx, ScanOptions{AsOfInstant: "2024"}); !errors.Is(err, ErrNoCommits) {
 		t.Errorf("as of before the first commit: err = %v", err)
+	}
+}
+
+func TestInstantTime(t *testing.T) {
+	if got := InstantTime(time.Date(2025, 7, 13, 1, 5, 36, 861_999_999, time.UTC)); got != "20250713010536861" {
+		t.Errorf("InstantTime = %s", got)
 	}
 }
 
@@ -146,11 +154,11 @@ func TestMergeOnReadV6(t *testing.T) {
 	}
 	var got []string
 	for _, f := range s.BaseFiles {
-		got = append(got, strings.TrimPrefix(f.Path, root+"/")+" "+f.InstantTime)
+		got = append(got, fmt.Sprintf("%s %s rows=%d", strings.TrimPrefix(f.Path, root+"/"), f.InstantTime, f.RecordCount))
 	}
 	want := []string{
-		"d206069c-22c8-4532-b9ea-3cf4282342c4-0_0-13-23_20250117083125837.parquet 20250117083125837",
-		"d5c0b12d-088d-48e8-9683-3f0c1eabcaf0-0_1-33-44_20250117083136333.parquet 20250117083136333",
+		"d206069c-22c8-4532-b9ea-3cf4282342c4-0_0-13-23_20250117083125837.parquet 20250117083125837 rows=3",
+		"d5c0b12d-088d-48e8-9683-3f0c1eabcaf0-0_1-33-44_20250117083136333.parquet 20250117083136333 rows=1",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("base files\n got %v\nwant %v", got, want)

@@ -108,6 +108,24 @@ type CommitMetadata struct {
 	ReplacedFileIDs map[string][]string
 	// OperationType is the write operation ("UPSERT", "INSERT", …).
 	OperationType string
+	// WriteStats are the files the commit wrote, in partition order then
+	// file order.
+	WriteStats []WriteStat
+}
+
+// WriteStat is one file a commit wrote (HoodieWriteStat).
+type WriteStat struct {
+	// Partition is the partition path.
+	Partition string
+	// FileID is the file group id.
+	FileID string
+	// Path is the file's path relative to the table.
+	Path string
+	// NumWrites is the number of records in the written file (for a base
+	// file: all its rows), or -1 when not recorded.
+	NumWrites int64
+	// FileSizeBytes is the written file's size in bytes, or -1.
+	FileSizeBytes int64
 }
 
 // ParseCommitMetadata decodes a completed commit file: JSON (table version
@@ -158,6 +176,25 @@ func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
 			md.Partitions = append(md.Partitions, p)
 		}
 		sort.Strings(md.Partitions)
+		for _, p := range md.Partitions {
+			arr, _ := unwrapArray(ws[p])
+			for _, x := range arr {
+				st, ok := unwrapMap(x)
+				if !ok {
+					continue
+				}
+				w := WriteStat{Partition: p, NumWrites: -1, FileSizeBytes: -1}
+				w.FileID, _ = unwrapString(st["fileId"])
+				w.Path, _ = unwrapString(st["path"])
+				if n, ok := unwrapInt(st["numWrites"]); ok {
+					w.NumWrites = n
+				}
+				if n, ok := unwrapInt(st["fileSizeInBytes"]); ok {
+					w.FileSizeBytes = n
+				}
+				md.WriteStats = append(md.WriteStats, w)
+			}
+		}
 	}
 	if rf, ok := unwrapMap(rec["partitionToReplaceFileIds"]); ok {
 		for p, v := range rf {
@@ -197,6 +234,26 @@ func unwrapString(v any) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+func unwrapInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case float64: // JSON
+		if x == float64(int64(x)) {
+			return int64(x), true
+		}
+	case map[string]any:
+		if len(x) == 1 {
+			return unwrapInt(x["long"])
+		}
+	}
+	return 0, false
 }
 
 func unwrapArray(v any) ([]any, bool) {

@@ -88,7 +88,8 @@ func TestParseCommitMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &CommitMetadata{Schema: `{"type":"record","name":"r","fields":[{"name":"id","type":"int"}]}`,
-		Partitions: []string{"p=1", "p=2"}, ReplacedFileIDs: map[string][]string{"p=2": {"f2"}}, OperationType: "INSERT_OVERWRITE"}
+		Partitions: []string{"p=1", "p=2"}, ReplacedFileIDs: map[string][]string{"p=2": {"f2"}}, OperationType: "INSERT_OVERWRITE",
+		WriteStats: []WriteStat{{Partition: "p=1", FileID: "f1", Path: "p=1/f1_0-1-1_20240101000000001.parquet", NumWrites: -1, FileSizeBytes: -1}}}
 	if !reflect.DeepEqual(md, want) {
 		t.Errorf("metadata %+v\nwant %+v", md, want)
 	}

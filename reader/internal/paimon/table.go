@@ -60,13 +60,13 @@ func Open(ctx context.Context, fsys FS, root, branch string) (*Table, error) {
 }
 
 func (t *Table) branchDir(branch string) string {
-	if branch == "" {
+	if branch == "" || branch == "main" {
 		return t.Root
 	}
 	return joinPath(t.Root, "branch/branch-"+branch)
 }
 
-// SchemaIDs returns the schema ids of branch ("" for main) in ascending
+// SchemaIDs returns the schema ids of branch ("" or "main" for main) in ascending
 // order, from the schema-N files.
 func (t *Table) SchemaIDs(ctx context.Context, branch string) ([]int64, error) {
 	names, err := t.FS.List(ctx, joinPath(t.branchDir(branch), "schema"))
@@ -85,9 +85,12 @@ func (t *Table) SchemaIDs(ctx context.Context, branch string) ([]int64, error) {
 	return ids, nil
 }
 
-// Schema loads schema/schema-<id> of branch ("" for main) with
+// Schema loads schema/schema-<id> of branch ("" or "main" for main) with
 // schema.ParsePaimonSchema; results are cached.
 func (t *Table) Schema(ctx context.Context, branch string, id int64) (*schema.PaimonSchema, error) {
+	if branch == "main" {
+		branch = ""
+	}
 	key := branch + "/" + strconv.FormatInt(id, 10)
 	t.mu.Lock()
 	s := t.schemas[key]

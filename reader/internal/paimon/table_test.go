@@ -115,8 +115,13 @@ func TestSnapshotAndSchemaSelection(t *testing.T) {
 	if _, err := tab.Plan(context.Background(), ScanOptions{SnapshotID: &nine}); !errors.Is(err, ErrNoSnapshot) {
 		t.Errorf("snapshot 9: err = %v", err)
 	}
-	if ids, err := tab.SchemaIDs(context.Background(), ""); err != nil || !reflect.DeepEqual(ids, []int64{0, 1}) {
-		t.Errorf("SchemaIDs = %v, %v", ids, err)
+	for _, br := range []string{"", "main"} {
+		if ids, err := tab.SchemaIDs(context.Background(), br); err != nil || !reflect.DeepEqual(ids, []int64{0, 1}) {
+			t.Errorf("SchemaIDs(%q) = %v, %v", br, ids, err)
+		}
+		if s, err := tab.Schema(context.Background(), br, 1); err != nil || s.ID != 1 {
+			t.Errorf("Schema(%q, 1) = %v, %v", br, s, err)
+		}
 	}
 	if _, err := Open(context.Background(), OSFS{}, t.TempDir(), ""); err == nil {
 		t.Error("Open of an empty folder: no error")
