@@ -21,9 +21,15 @@ import (
 func NewPlan(file, read *schema.Schema, opts Options) (*Plan, error) {
 	b := &planBuilder{opts: opts}
 	p := &Plan{fileName: opts.FileName, rules: opts.Rules, file: file, read: read}
-	top, proj, err := b.fields(read.Fields, file.Fields, "", "", false)
+	// keepOne: when no read field comes from the file (all new, defaulted or
+	// constant), the cheapest column is still decoded so that batches carry
+	// the file's row count.
+	top, proj, err := b.fields(read.Fields, file.Fields, "", "", true)
 	if err != nil {
 		return nil, err
+	}
+	if allMissing(top) && len(proj) == 1 {
+		p.rowsFrom = leafPath("", proj[0])
 	}
 	p.top = top
 	p.proj = &schema.Schema{ID: file.ID, Fields: proj}

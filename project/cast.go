@@ -54,6 +54,8 @@ func reader(arr arrow.Array) (func(i int) val, error) {
 		return func(i int) val { return val{k: vInt, i: int64(a.Value(i))} }, nil
 	case *array.Int64:
 		return func(i int) val { return val{k: vInt, i: a.Value(i)} }, nil
+	case *array.Float16:
+		return func(i int) val { return val{k: vFloat, f: float64(a.Value(i).Float32())} }, nil
 	case *array.Float32:
 		return func(i int) val { return val{k: vFloat, f: float64(a.Value(i))} }, nil
 	case *array.Float64:

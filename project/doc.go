@@ -29,7 +29,7 @@
 //	file type → read type                          IcebergV2  IcebergV3  Hudi   Paimon
 //	same type; char/varchar/string among them      ✓          ✓          ✓      ✓
 //	tinyint/smallint/int → wider integer           ✓          ✓          ✓      ✓
-//	float → double                                 ✓          ✓          ✓      ✓
+//	float → double; float16 → float, double        ✓          ✓          ✓      ✓
 //	decimal(P,S) → decimal(P′,S), P′ ≥ P           ✓          ✓          ✓      ✓
 //	fixed[16] → uuid (other lengths refused)       ✓          ✓          ✓      ✓
 //	unknown → any type (all nulls)                            ✓

@@ -38,6 +38,9 @@ type Explanation struct {
 	// Dropped lists the file columns the read schema does not have (a
 	// dropped struct is listed once, without its children).
 	Dropped []Dropped `json:"dropped"`
+	// RowsFrom is the file leaf decoded only to count rows, when no read
+	// field comes from the file.
+	RowsFrom string `json:"rows_from,omitempty"`
 }
 
 // Step is what the read does for one read field; nested fields are its
@@ -71,7 +74,7 @@ type Dropped struct {
 
 // Explain returns the plan's explanation.
 func (p *Plan) Explain() *Explanation {
-	e := &Explanation{File: p.fileName, Rules: p.rules.String(), Fields: explainNodes(p.top), Dropped: p.dropped}
+	e := &Explanation{File: p.fileName, Rules: p.rules.String(), Fields: explainNodes(p.top), Dropped: p.dropped, RowsFrom: p.rowsFrom}
 	if e.Dropped == nil {
 		e.Dropped = []Dropped{}
 	}
@@ -149,6 +152,9 @@ func (e *Explanation) String() string {
 		}
 	}
 	walk(e.Fields, 0)
+	if e.RowsFrom != "" {
+		fmt.Fprintf(&b, "row count from %s\n", e.RowsFrom)
+	}
 	if len(e.Dropped) > 0 {
 		b.WriteString("not read from the file:\n")
 		for _, d := range e.Dropped {

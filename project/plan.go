@@ -46,6 +46,9 @@ type Plan struct {
 	// same position with the same Arrow type: Apply only swaps the schema.
 	passThrough bool
 	dropped     []Dropped
+	// rowsFrom is the file leaf decoded only for the row count, when no
+	// read field comes from the file.
+	rowsFrom string
 }
 
 // action is what a plan node does with its input.

@@ -209,3 +209,30 @@ func TestCaseA25(t *testing.T) {
 	p1 := mustPlan(t, read, read, Options{Rules: Paimon})
 	applyJSON(t, p1, `[{"id":2,"name":"b","amount":"12.34"}]`, `[{"id":2,"name":"b","amount":"12.34"}]`)
 }
+
+// When no read field comes from the file, the cheapest column is still
+// decoded for the row count.
+func TestRowsFromCheapest(t *testing.T) {
+	file := sch(fld(1, "s", schema.String), fld(2, "b", schema.Boolean), fld(3, "l", schema.Long))
+	read := sch(fld(4, "x", schema.Int), &schema.Field{ID: 5, Name: "y", Type: schema.String, InitialDefault: "d"})
+	p := mustPlan(t, file, read, Options{})
+	if want := sch(fld(2, "b", schema.Boolean)); !p.FileProjection().Equal(want) {
+		t.Fatalf("FileProjection = %s, want %s", p.FileProjection(), want)
+	}
+	const wantText = `4 x: int  null-filled: not in the file
+5 y: string  defaulted to "d": not in the file
+row count from b
+not read from the file:
+  1 s: string
+  3 l: long
+`
+	if got := p.Explain().String(); got != wantText {
+		t.Errorf("explain:\n%s\nwant:\n%s", got, wantText)
+	}
+	applyJSON(t, p, `[{"b":true},{"b":null}]`, `[{"x":null,"y":"d"},{"x":null,"y":"d"}]`)
+}
+
+func TestFloat16(t *testing.T) {
+	p := mustPlan(t, sch(fld(1, "c", schema.Float16)), sch(fld(1, "c", schema.Double)), Options{})
+	applyJSON(t, p, `[{"c":1.5},{"c":null},{"c":-0.25}]`, `[{"c":1.5},{"c":null},{"c":-0.25}]`)
+}

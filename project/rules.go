@@ -116,7 +116,8 @@ func (r Rules) allows(f, t schema.PrimitiveType) (bool, string) {
 		return true, ""
 	case isInt(fk) && isInt(tk) && intRank(tk) >= intRank(fk):
 		return true, ""
-	case fk == schema.KindFloat && tk == schema.KindDouble:
+	case fk == schema.KindFloat && tk == schema.KindDouble,
+		fk == schema.KindFloat16 && (tk == schema.KindFloat || tk == schema.KindDouble):
 		return true, ""
 	case fk == schema.KindDecimal && tk == schema.KindDecimal && f.Scale == t.Scale && t.Precision >= f.Precision:
 		return true, ""
