@@ -1,6 +1,8 @@
 package iceberg
 
 import (
+	"strings"
+
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -72,4 +74,43 @@ func widen(v any, t schema.Type) any {
 		}
 	}
 	return v
+}
+
+// PartitionType returns the type of the _partition metadata column (Iceberg
+// spec, "Reserved Field IDs": 102 _partition): a struct with one optional
+// field per partition field id of every spec of the table, in spec order then
+// field order, named by the partition field and typed by its transform's
+// result ("Partition Transforms"): identity, truncate[W] and void keep the
+// source column's type (in schema s), bucket[N], year, month and hour give
+// int, day gives date. A partition field whose source is not in s or whose
+// transform is unknown is left out.
+func (s *Scan) PartitionType(sc *schema.Schema) *schema.StructType {
+	out := &schema.StructType{}
+	seen := map[int]bool{}
+	for _, spec := range s.Metadata.PartitionSpecs {
+		for _, pf := range spec.Fields {
+			if seen[pf.FieldID] {
+				continue
+			}
+			src := sc.FindByID(pf.SourceID)
+			if src == nil {
+				continue
+			}
+			var t schema.Type
+			tr := pf.Transform
+			switch {
+			case tr == "identity" || tr == "void" || strings.HasPrefix(tr, "truncate["):
+				t = src.Type
+			case strings.HasPrefix(tr, "bucket[") || tr == "year" || tr == "month" || tr == "hour":
+				t = schema.Int
+			case tr == "day":
+				t = schema.Date
+			default:
+				continue
+			}
+			seen[pf.FieldID] = true
+			out.Fields = append(out.Fields, &schema.Field{ID: pf.FieldID, Name: pf.Name, Type: t})
+		}
+	}
+	return out
 }

@@ -425,3 +425,23 @@ func TestIdentityConstantsWiden(t *testing.T) {
 		t.Errorf("constants = %#v, want %#v", got, want)
 	}
 }
+
+func TestPartitionType(t *testing.T) {
+	real := realDir(t)
+	ctx := context.Background()
+	tab, err := Open(ctx, OSFS{}, real+"/impala/testdata/data/iceberg_test/hadoop_catalog/iceberg_resolution_test/functional_parquet/iceberg_resolution_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tab.Plan(ctx, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &schema.StructType{Fields: []*schema.Field{
+		{ID: 1000, Name: "event_time_hour", Type: schema.Int},
+		{ID: 1001, Name: "action", Type: schema.String},
+	}}
+	if got := s.PartitionType(s.ReadSchema); !schema.Equal(got, want) {
+		t.Errorf("partition type %s, want %s", got, want)
+	}
+}

@@ -134,7 +134,8 @@ type ScanOptions struct {
 // manifests, Paimon docs "Specification: Manifest").
 type DataFile struct {
 	// Path is the file's path for the table's [FS]:
-	// <root>/[k=v/…]bucket-<N>/<file name>, or the external path.
+	// <root>/[k=v/…]bucket-<N>/<file name>, or the external path (a
+	// "file:" scheme removed).
 	Path string
 	// FileName is the file name stored in the manifest.
 	FileName string
@@ -452,7 +453,13 @@ func (t *Table) locate(ctx context.Context, f *DataFile) error {
 	for i, v := range vals {
 		f.Partition[ids[i]] = v
 	}
-	if f.Path != "" { // external path
+	if f.Path != "" { // an external path: a URI ("oss://…", "file:/…")
+		switch {
+		case strings.HasPrefix(f.Path, "file://"):
+			f.Path = f.Path[len("file://"):]
+		case strings.HasPrefix(f.Path, "file:"):
+			f.Path = f.Path[len("file:"):]
+		}
 		return nil
 	}
 	dir, err := partitionPath(sch, types, vals)
