@@ -75,7 +75,7 @@ func newRootCmd(f *factory) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
-	root.AddCommand(newCatCmd(f, nil), newSchemaCmd(f, nil), newPlanCmd(f, nil))
+	root.AddCommand(newCatCmd(f, nil), newSchemaCmd(f, nil), newPlanCmd(f, nil), newFilesCmd(f, nil), newEvolveCmd(f, nil))
 	return root
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -11,17 +12,19 @@ import (
 )
 
 type schemaOptions struct {
-	Path string
+	Path  string
+	Table tableFlags
 }
 
 func newSchemaCmd(f *factory, runF func(*schemaOptions) error) *cobra.Command {
 	opts := &schemaOptions{}
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "schema PATH",
 		Short: "Print the id-tagged schema tree of a data file or a schema file",
 		Long: `Print the schema tree with field ids and types.
 
-PATH is a Parquet or ORC data file (its schema as stored: ids from the file,
+PATH is a table folder (the read schema, then every schema of its history
+with its id, the current one marked), a Parquet or ORC data file (its schema as stored: ids from the file,
 "-" where it has none), an Iceberg schema JSON, an Iceberg table metadata JSON
 (every schema with its id, the current one marked) or a Paimon schema-N file.`,
 		Args: cobraArgs(cobra.ExactArgs(1)),
@@ -33,9 +36,14 @@ PATH is a Parquet or ORC data file (its schema as stored: ids from the file,
 			return runSchema(f, opts)
 		},
 	}
+	opts.Table.register(c.Flags())
+	return c
 }
 
 func runSchema(f *factory, o *schemaOptions) error {
+	if st, err := os.Stat(o.Path); err == nil && st.IsDir() {
+		return schemaOfTable(f, o)
+	}
 	in, err := openInput(o.Path)
 	if err != nil {
 		return err
@@ -103,4 +111,23 @@ func printTree(f *factory, fields []*schema.Field, indent string) {
 		fmt.Fprintf(f.Stdout, "%s%s %s: %s %s%s\n", indent, id, fd.Name, req, typ, def)
 		printTree(f, schema.Children(fd.Type), indent+"  ")
 	}
+}
+
+func schemaOfTable(f *factory, o *schemaOptions) error {
+	t, err := openTable(context.Background(), f, o.Path, &o.Table, nil, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.Stdout, "%s table %s, %d live data files\n", t.Format, o.Path, len(t.Files))
+	fmt.Fprintf(f.Stdout, "read schema (schema %d)\n", t.ReadSchema.ID)
+	printTree(f, t.ReadSchema.Fields, "  ")
+	for _, s := range t.Schemas {
+		mark := ""
+		if s.ID == t.CurrentSchemaID {
+			mark = " (current)"
+		}
+		fmt.Fprintf(f.Stdout, "schema %d%s\n", s.ID, mark)
+		printTree(f, s.Fields, "  ")
+	}
+	return nil
 }

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lakecat/lakecat/evolve"
+	"github.com/lakecat/lakecat/reader"
+)
+
+// change is one schema-change flag, kept in command-line order.
+type change struct{ Flag, Value string }
+
+type evolveOptions struct {
+	Table         string
+	Changes       []change
+	UnionByName   string
+	DryRun        bool
+	AllowBreaking bool
+}
+
+// orderedFlag is a pflag.Value that appends each occurrence, with its flag
+// name, to one shared list, so that changes keep the order they were given
+// in across different flags.
+type orderedFlag struct {
+	name string
+	list *[]change
+}
+
+func (o orderedFlag) String() string { return "" }
+func (o orderedFlag) Type() string   { return "string" }
+func (o orderedFlag) Set(v string) error {
+	*o.list = append(*o.list, change{o.name, v})
+	return nil
+}
+
+func newEvolveCmd(f *factory, runF func(*evolveOptions) error) *cobra.Command {
+	opts := &evolveOptions{}
+	c := &cobra.Command{
+		Use:   "evolve TABLE [changes]",
+		Short: "Change the schema of a filesystem Iceberg or Paimon table",
+		Long: `Apply schema changes to a filesystem Iceberg or Paimon table, print the
+schema diff (old → new, with field ids) and commit it, unless --dry-run.
+
+Changes apply in the order given; a later change may name a column by a name an
+earlier rename gave it. New fields get fresh ids above last-column-id.`,
+		Example: `  lakecat evolve warehouse/db/orders --add 'note string' --rename amount=total --type qty=long
+  lakecat evolve warehouse/db/orders --move 'total after id' --dry-run
+  lakecat evolve warehouse/db/orders --union-by-name incoming.json`,
+		Args: cobraArgs(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Table = args[0]
+			if len(opts.Changes) == 0 && opts.UnionByName == "" {
+				return usageError{errors.New("no schema change given (see 'lakecat evolve --help')")}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runEvolve(c.Context(), f, opts)
+		},
+	}
+	fl := c.Flags()
+	help := map[string]string{
+		"add":        "add an optional top-level column: 'NAME TYPE'",
+		"add-nested": "add a field to a struct (a list's element, a map's value): 'PARENT.NAME TYPE'",
+		"rename":     "rename a column: PATH=NEWNAME",
+		"optional":   "make a column optional: PATH",
+		"type":       "widen a column's type: PATH=TYPE",
+		"doc":        "set a column's doc: PATH=DOC",
+		"delete":     "delete a column: PATH",
+		"move":       "move a column: 'PATH first', 'PATH before REF' or 'PATH after REF'",
+	}
+	for _, name := range evolve.FlagNames {
+		fl.Var(orderedFlag{name, &opts.Changes}, name, help[name])
+	}
+	fl.StringVar(&opts.UnionByName, "union-by-name", "", "add every field of this schema JSON the table lacks, matched by name")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff without committing")
+	fl.BoolVar(&opts.AllowBreaking, "allow-incompatible-changes", false, "allow changes that break readers of old data (e.g. a required column)")
+	return c
+}
+
+func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	u := evolve.NewUpdate()
+	if o.AllowBreaking {
+		u.AllowIncompatibleChanges()
+	}
+	for _, c := range o.Changes {
+		if err := u.AddFlag(c.Flag, c.Value); err != nil {
+			return usageError{fmt.Errorf("--%s %q: %w", c.Flag, c.Value, err)}
+		}
+	}
+	if o.UnionByName != "" {
+		doc, err := loadSchemaDocument(o.UnionByName)
+		if err != nil {
+			return err
+		}
+		u.UnionByName(doc.Schema)
+	}
+	if o.DryRun {
+		return previewEvolve(f, o.Table, u)
+	}
+	res, err := evolve.Commit(ctx, o.Table, u)
+	if err != nil {
+		return err
+	}
+	if err := evolve.WriteDiff(f.Stdout, res.Old, res.New, -1, res.LastColumnID); err != nil {
+		return err
+	}
+	if !res.Changed {
+		fmt.Fprintln(f.Stdout, "no change: nothing committed")
+		return nil
+	}
+	fmt.Fprintf(f.Stdout, "committed %s\n", res.File)
+	return nil
+}
+
+// previewEvolve applies u to the table's current schema and prints the diff
+// without writing anything.
+func previewEvolve(f *factory, dir string, u *evolve.UpdateSchema) error {
+	format, err := reader.DetectTableFormat(context.Background(), reader.OSFS{}, dir)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case reader.TableIceberg:
+		t, err := evolve.LoadIcebergTable(evolve.OSFS{}, dir)
+		if err != nil {
+			return err
+		}
+		c, err := evolve.PrepareSchemaUpdate(t.Metadata, u)
+		if err != nil && !errors.Is(err, evolve.ErrNoChanges) {
+			return err
+		}
+		old := t.Metadata.CurrentSchema()
+		if err := evolve.WriteDiff(f.Stdout, old, c.Schema, t.Metadata.LastColumnID, c.Metadata.LastColumnID); err != nil {
+			return err
+		}
+	case reader.TablePaimon:
+		t, err := evolve.LoadPaimonTable(evolve.OSFS{}, dir)
+		if err != nil {
+			return err
+		}
+		next, _, err := evolve.PreparePaimonUpdate(t.Schema, u, time.Now())
+		if err != nil {
+			return err
+		}
+		if err := evolve.WriteDiff(f.Stdout, t.Schema.Schema(), next.Schema(), t.Schema.HighestFieldID, next.HighestFieldID); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%s: %s tables cannot be evolved by lakecat", dir, format)
+	}
+	fmt.Fprintln(f.Stdout, "dry run: nothing committed")
+	return nil
+}
