@@ -178,4 +178,3 @@ func TestNoIDsNeedsMapping(t *testing.T) {
 		t.Fatalf("error %v, want ErrNoFieldIDs", err)
 	}
 }
-

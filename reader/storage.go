@@ -49,6 +49,8 @@ type (
 	hudiFS    struct{ FS }
 )
 
-func (a icebergFS) Open(ctx context.Context, p string) (iceberg.File, error) { return a.FS.Open(ctx, p) }
-func (a paimonFS) Open(ctx context.Context, p string) (paimon.File, error)   { return a.FS.Open(ctx, p) }
-func (a hudiFS) Open(ctx context.Context, p string) (hudi.File, error)       { return a.FS.Open(ctx, p) }
+func (a icebergFS) Open(ctx context.Context, p string) (iceberg.File, error) {
+	return a.FS.Open(ctx, p)
+}
+func (a paimonFS) Open(ctx context.Context, p string) (paimon.File, error) { return a.FS.Open(ctx, p) }
+func (a hudiFS) Open(ctx context.Context, p string) (hudi.File, error)     { return a.FS.Open(ctx, p) }
