@@ -46,10 +46,11 @@ type Explanation struct {
 // Step is what the read does for one read field; nested fields are its
 // Children (struct fields, a list's element, a map's key and value).
 type Step struct {
-	ID     int    `json:"id"`
-	Name   string `json:"name"`
-	Type   string `json:"type"`
-	Action Action `json:"action"`
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Required bool   `json:"required,omitempty"`
+	Action   Action `json:"action"`
 	// FilePath and FileType name the file column read (take, promote).
 	FilePath string `json:"file_path,omitempty"`
 	FileType string `json:"file_type,omitempty"`
@@ -84,10 +85,7 @@ func (p *Plan) Explain() *Explanation {
 func explainNodes(ns []*node) []Step {
 	out := make([]Step, len(ns))
 	for i, n := range ns {
-		s := Step{ID: n.read.ID, Name: n.read.Name, Type: n.read.Type.String(), LevelsFrom: n.levels}
-		if n.read.Required {
-			s.Type = "required " + s.Type
-		}
+		s := Step{ID: n.read.ID, Name: n.read.Name, Type: n.read.Type.String(), Required: n.read.Required, LevelsFrom: n.levels}
 		switch n.act {
 		case actNull:
 			s.Action = ActionNull
@@ -127,7 +125,11 @@ func (e *Explanation) String() string {
 	walk = func(ss []Step, depth int) {
 		for _, s := range ss {
 			b.WriteString(strings.Repeat("  ", depth))
-			fmt.Fprintf(&b, "%d %s: %s  ", s.ID, s.Name, s.Type)
+			req := ""
+			if s.Required {
+				req = "required "
+			}
+			fmt.Fprintf(&b, "%d %s: %s%s  ", s.ID, s.Name, req, s.Type)
 			switch s.Action {
 			case ActionNull:
 				b.WriteString("null-filled: not in the file")

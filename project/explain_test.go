@@ -22,7 +22,7 @@ not read from the file:
 	}
 	const wantJSON = `{"file":"orders-0.parquet","rules":"iceberg","fields":[` +
 		`{"id":4,"name":"order_shop_id","type":"long","action":"promote","file_path":"order_shop_id","file_type":"int","promoted_from":"int"},` +
-		`{"id":1,"name":"order_id","type":"required long","action":"take","file_path":"order_id","file_type":"long"},` +
+		`{"id":1,"name":"order_id","type":"long","required":true,"action":"take","file_path":"order_id","file_type":"long"},` +
 		`{"id":2,"name":"name","type":"string","action":"take","file_path":"order_name","file_type":"string","renamed_from":"order_name"},` +
 		`{"id":5,"name":"note","type":"string","action":"null"}],` +
 		`"dropped":[{"id":3,"path":"order_user_id","type":"int"}]}`
