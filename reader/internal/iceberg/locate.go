@@ -18,7 +18,7 @@ var ErrNoMetadata = errors.New("iceberg: no table metadata found")
 // folder).
 //
 // target is either a metadata file itself (a name ending in
-// ".metadata.json"), or a table folder (or its metadata/ folder). In a
+// ".metadata.json" or ".metadata.json.gz"), or a table folder (or its metadata/ folder). In a
 // folder, as a Hadoop-style catalog does (Iceberg spec, "File System
 // Tables"):
 //  1. metadata/version-hint.text (or version-hint.txt, written by Impala)
@@ -34,7 +34,7 @@ var ErrNoMetadata = errors.New("iceberg: no table metadata found")
 // It returns an error matching [ErrNoMetadata] when nothing is found.
 func FindMetadata(ctx context.Context, fsys FS, target string) (metadataPath, root string, err error) {
 	target = strings.TrimSuffix(target, "/")
-	if strings.HasSuffix(target, ".metadata.json") {
+	if strings.HasSuffix(target, ".metadata.json") || strings.HasSuffix(target, ".metadata.json.gz") {
 		dir := parentDir(target)
 		root = dir
 		if baseName(dir) == "metadata" {
@@ -97,12 +97,17 @@ func FindMetadata(ctx context.Context, fsys FS, target string) (metadataPath, ro
 }
 
 // metadataVersion parses the version of a metadata file name:
-// "v12.metadata.json" → 12, "00003-<uuid>.metadata.json" → 3.
+// "v12.metadata.json" → 12, "00003-<uuid>.metadata.json" → 3; gzip-compressed
+// metadata ("v3.gz.metadata.json", "00003-<uuid>.metadata.json.gz", written
+// with write.metadata.compression-codec=gzip) counts too.
 func metadataVersion(name string) (int64, bool) {
 	stem, ok := strings.CutSuffix(name, ".metadata.json")
 	if !ok {
-		return 0, false
+		if stem, ok = strings.CutSuffix(name, ".metadata.json.gz"); !ok {
+			return 0, false
+		}
 	}
+	stem = strings.TrimSuffix(stem, ".gz")
 	if s, ok := strings.CutPrefix(stem, "v"); ok {
 		v, err := strconv.ParseInt(s, 10, 64)
 		return v, err == nil && v >= 0

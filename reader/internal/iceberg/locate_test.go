@@ -42,7 +42,8 @@ func TestMetadataVersion(t *testing.T) {
 	for name, want := range map[string]int64{
 		"v1.metadata.json": 1, "v12.metadata.json": 12, "00003-3f1801a5-7dfb.metadata.json": 3,
 		"00004-v3-upgraded-v1-null-counts.metadata.json": 4,
-		"vfinal.metadata.json":                           -1, "version-hint.text": -1, "v.metadata.json": -1, "-1.metadata.json": -1,
+		"v7.gz.metadata.json":                            7, "00008-ab.metadata.json.gz": 8, "v9.metadata.json.gzip": -1,
+		"vfinal.metadata.json": -1, "version-hint.text": -1, "v.metadata.json": -1, "-1.metadata.json": -1,
 	} {
 		v, ok := metadataVersion(name)
 		if !ok {

@@ -2,6 +2,7 @@ package iceberg
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"io/fs"
@@ -120,7 +121,12 @@ func TestPlanMemFS(t *testing.T) {
  "default-sort-order-id":0,"sort-orders":[{"order-id":0,"fields":[]}],
  "current-snapshot-id":2,
  "snapshots":[{"snapshot-id":2,"sequence-number":7,"timestamp-ms":1000,"manifest-list":"s3://b/wh/t/metadata/snap-2.avro","first-row-id":0,"added-rows":0}]}`
-	m["mem/t3/metadata/00001-x.metadata.json"] = []byte(meta3)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(meta3))
+	zw.Close()
+	m["mem/t3/metadata/00001-x.metadata.json.gz"] = gz.Bytes()
+	m["mem/t3/metadata/00000-x.metadata.json"] = []byte("not read: an older version")
 	m["mem/t3/metadata/snap-2.avro"] = list
 	m["mem/t3/metadata/dv-m0.avro"] = dvManifest
 	tab, err = Open(ctx, m, "mem/t3")
