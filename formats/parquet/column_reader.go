@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // pqFile opens the file with parquet-go once (it reads the footer again and
@@ -65,7 +68,8 @@ type leafReader struct {
 	maxRep byte
 	mem    memory.Allocator
 
-	rg    int // next row group
+	rg    int    // next row group
+	chunk []byte // the current column chunk's bytes
 	pages pq.Pages
 	page  pq.Page
 
@@ -175,6 +179,96 @@ func (lr *leafReader) corrupt(format string, args ...any) error {
 	return &CorruptError{File: lr.f.name, Offset: -1, Section: "column " + lr.ln.phys.path, Err: fmt.Errorf(format, args...)}
 }
 
+// openChunk reads column chunk lr.col of row group lr.rg into memory (one
+// read), checks every page header against the chunk's bytes and the caps,
+// and returns parquet-go's page reader over the in-memory copy. parquet-go
+// allocates a page's compressed size before reading it, so the check must
+// come first.
+func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
+	md := lr.pf.Metadata()
+	if lr.rg >= len(md.RowGroups) || lr.col >= len(md.RowGroups[lr.rg].Columns) {
+		return nil, lr.corrupt("row group %d has no column chunk %d", lr.rg, lr.col)
+	}
+	meta := &md.RowGroups[lr.rg].Columns[lr.col].MetaData
+	if meta.TotalUncompressedSize > maxColumnChunkBytes {
+		return nil, unsupportedf("%s: column %s: row group %d holds %d uncompressed bytes (cap %d)",
+			displayName(lr.f.name), lr.ln.phys.path, lr.rg, meta.TotalUncompressedSize, int64(maxColumnChunkBytes))
+	}
+	start := meta.DataPageOffset
+	if meta.DictionaryPageOffset != 0 {
+		start = meta.DictionaryPageOffset
+	}
+	size := meta.TotalCompressedSize
+	if start < 4 || size < 0 || size > maxColumnChunkBytes || start > lr.f.size-8 || size > lr.f.size-8-start {
+		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "column chunk " + lr.ln.phys.path,
+			Err: fmt.Errorf("chunk of %d bytes at offset %d does not fit in a file of %d bytes", size, start, lr.f.size)}
+	}
+	if cap(lr.chunk) < int(size) {
+		lr.chunk = make([]byte, size)
+	}
+	buf := lr.chunk[:size]
+	if err := readFull(lr.f.r, buf, start); err != nil {
+		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "column chunk " + lr.ln.phys.path, Err: err}
+	}
+	if err := checkPageHeaders(buf, meta.NumValues); err != nil {
+		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "page header of " + lr.ln.phys.path, Err: err}
+	}
+	lr.dict = nil // a new chunk has its own dictionary
+	fc, ok := cc.(*pq.FileColumnChunk)
+	if !ok {
+		return cc.Pages(), nil
+	}
+	return fc.PagesFrom(&chunkReaderAt{buf: buf, off: start}), nil
+}
+
+// checkPageHeaders walks the page headers of a column chunk and checks that
+// each page's compressed bytes lie inside the chunk and its uncompressed
+// size is under the cap.
+func checkPageHeaders(buf []byte, numValues int64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("thrift decoder: %v", r)
+		}
+	}()
+	var proto thrift.CompactProtocol
+	off := 0
+	for off < len(buf) {
+		r := bytes.NewReader(buf[off:])
+		var h format.PageHeader
+		if err := thrift.NewDecoder(proto.NewReader(r)).Decode(&h); err != nil {
+			return fmt.Errorf("page header at chunk offset %d: %w", off, err)
+		}
+		off += len(buf[off:]) - r.Len()
+		if h.CompressedPageSize < 0 || int(h.CompressedPageSize) > len(buf)-off {
+			return fmt.Errorf("page at chunk offset %d claims %d compressed bytes, %d remain", off, h.CompressedPageSize, len(buf)-off)
+		}
+		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxColumnChunkBytes {
+			return fmt.Errorf("page at chunk offset %d claims %d uncompressed bytes", off, h.UncompressedPageSize)
+		}
+		off += int(h.CompressedPageSize)
+	}
+	return nil
+}
+
+// chunkReaderAt serves the bytes of one column chunk, read at file offset
+// off, to parquet-go.
+type chunkReaderAt struct {
+	buf []byte
+	off int64
+}
+
+func (c *chunkReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	i := off - c.off
+	if i < 0 || i > int64(len(c.buf)) {
+		return 0, io.ErrUnexpectedEOF
+	}
+	n := copy(p, c.buf[i:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 func readPage(p pq.Pages) (pg pq.Page, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -198,13 +292,11 @@ func (lr *leafReader) nextPage() (bool, error) {
 			if lr.col >= len(chunks) {
 				return false, lr.corrupt("row group %d has %d column chunks", lr.rg, len(chunks))
 			}
-			if md := lr.pf.Metadata(); lr.rg < len(md.RowGroups) && lr.col < len(md.RowGroups[lr.rg].Columns) {
-				if sz := md.RowGroups[lr.rg].Columns[lr.col].MetaData.TotalUncompressedSize; sz > maxColumnChunkBytes {
-					return false, unsupportedf("%s: column %s: row group %d holds %d uncompressed bytes (cap %d)",
-						displayName(lr.f.name), lr.ln.phys.path, lr.rg, sz, int64(maxColumnChunkBytes))
-				}
+			pages, err := lr.openChunk(chunks[lr.col])
+			if err != nil {
+				return false, err
 			}
-			lr.pages = chunks[lr.col].Pages()
+			lr.pages = pages
 			lr.rg++
 		}
 		pg, err := readPage(lr.pages)
