@@ -80,6 +80,9 @@ type ScanOptions struct {
 	// NoRebase turns off re-rooting paths under the table location at
 	// [Table.Root].
 	NoRebase bool
+	// ManifestWorkers is how many manifests are read at once (0: 8). The
+	// result does not depend on it.
+	ManifestWorkers int
 }
 
 // DataFile is one live data or delete file of a snapshot, with what a scan
@@ -197,13 +200,20 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		}
 	}
 
-	for _, mf := range manifests {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	type decoded struct {
+		specID  int
+		entries []ManifestEntry
+	}
+	results := make([]decoded, len(manifests))
+	workers := opts.ManifestWorkers
+	if workers <= 0 {
+		workers = defaultManifestWorkers
+	}
+	err = forEach(ctx, len(manifests), workers, func(ctx context.Context, i int) error {
+		mf := manifests[i]
 		b, err := readFile(ctx, t.FS, res.resolve(mf.Path))
 		if err != nil {
-			return nil, fmt.Errorf("iceberg: manifest: %w", err)
+			return fmt.Errorf("iceberg: manifest: %w", err)
 		}
 		specID := mf.SpecID
 		if specID < 0 {
@@ -211,11 +221,19 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		}
 		hdr, entries, err := DecodeManifest(bytes.NewReader(b), t.specFieldIDs(specID))
 		if err != nil {
-			return nil, fmt.Errorf("iceberg: %s: %w", mf.Path, err)
+			return fmt.Errorf("iceberg: %s: %w", mf.Path, err)
 		}
 		if mf.SpecID < 0 && hdr.SpecID >= 0 {
 			specID = hdr.SpecID
 		}
+		results[i] = decoded{specID, entries}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, mf := range manifests {
+		specID, entries := results[i].specID, results[i].entries
 		for _, e := range entries {
 			if e.Status == StatusDeleted {
 				continue

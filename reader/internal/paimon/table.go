@@ -30,6 +30,9 @@ type Table struct {
 	Root string
 	// Branch is the branch read ("" for main).
 	Branch string
+	// ManifestWorkers is how many manifests are read at once (0: 8). The
+	// result does not depend on it.
+	ManifestWorkers int
 
 	mu      sync.Mutex
 	schemas map[string]*schema.PaimonSchema // key: branch + "/" + id
@@ -272,33 +275,44 @@ func (t *Table) plan(ctx context.Context, branch string, snapshotID *int64) (*Sc
 	}
 	live := map[key]int{} // → index in files
 	var files []*DataFile
+	var manifests []string
 	for _, list := range []string{snap.BaseManifestList, snap.DeltaManifestList} {
-		manifests, err := t.readManifestList(ctx, dir, list)
+		ms, err := t.readManifestList(ctx, dir, list)
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range manifests {
-			entries, err := t.readManifest(ctx, dir, m)
-			if err != nil {
-				return nil, err
-			}
-			for _, e := range entries {
-				k := key{string(e.partition), e.file.Bucket, e.file.FileName}
-				switch e.kind {
-				case 0: // ADD
-					if _, dup := live[k]; !dup {
-						f := e.file
-						live[k] = len(files)
-						files = append(files, &f)
-					}
-				case 1: // DELETE
-					if i, ok := live[k]; ok {
-						files[i] = nil
-						delete(live, k)
-					}
-				default:
-					return nil, fmt.Errorf("%w: %s: entry kind %d", ErrCorruptManifest, m, e.kind)
+		manifests = append(manifests, ms...)
+	}
+	results := make([][]manifestEntry, len(manifests))
+	workers := t.ManifestWorkers
+	if workers <= 0 {
+		workers = defaultManifestWorkers
+	}
+	err = forEach(ctx, len(manifests), workers, func(ctx context.Context, i int) error {
+		entries, err := t.readManifest(ctx, dir, manifests[i])
+		results[i] = entries
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range manifests {
+		for _, e := range results[i] {
+			k := key{string(e.partition), e.file.Bucket, e.file.FileName}
+			switch e.kind {
+			case 0: // ADD
+				if _, dup := live[k]; !dup {
+					f := e.file
+					live[k] = len(files)
+					files = append(files, &f)
 				}
+			case 1: // DELETE
+				if j, ok := live[k]; ok {
+					files[j] = nil
+					delete(live, k)
+				}
+			default:
+				return nil, fmt.Errorf("%w: %s: entry kind %d", ErrCorruptManifest, m, e.kind)
 			}
 		}
 	}

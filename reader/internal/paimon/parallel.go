@@ -1,0 +1,56 @@
+package paimon
+
+import (
+	"context"
+	"sync"
+)
+
+// defaultManifestWorkers is how many manifests are fetched and decoded at
+// once when ScanOptions.ManifestWorkers is 0: enough to hide object-store
+// latency, small next to the memory a manifest takes.
+const defaultManifestWorkers = 8
+
+// forEach runs fn(ctx, i) for i in [0, n) on up to workers goroutines. It
+// stops handing out work after the first failure (cancelling ctx for the
+// calls in flight) and returns the error of the lowest index that failed, or
+// ctx's error when ctx ends first. Every goroutine has returned when forEach
+// does.
+func forEach(ctx context.Context, n, workers int, fn func(context.Context, int) error) error {
+	if n == 0 {
+		return ctx.Err()
+	}
+	workers = max(1, min(workers, n))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := fn(ctx, i); err != nil {
+					errs[i] = err
+					cancel()
+				}
+			}
+		}()
+	}
+feed:
+	for i := 0; i < n; i++ {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return context.Cause(ctx) // nil unless the caller's ctx ended
+}
