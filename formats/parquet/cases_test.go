@@ -22,8 +22,11 @@ func writeSchemaRows(t testing.TB, root pq.Node, rows []pq.Row, opts ...pq.Write
 	t.Helper()
 	var buf bytes.Buffer
 	w := pq.NewWriter(&buf, append([]pq.WriterOption{pq.NewSchema("t", root)}, opts...)...)
-	if _, err := w.WriteRows(rows); err != nil {
-		t.Fatal(err)
+	for i := range rows {
+		// One row per call, so that small page buffer sizes cut pages.
+		if _, err := w.WriteRows(rows[i : i+1]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
