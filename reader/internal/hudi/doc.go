@@ -12,13 +12,15 @@
 // written. Each file group's latest committed base file
 // (<fileId>_<writeToken>_<instant>.parquet) is live; merge-on-read log files
 // are reported so a reader can refuse them ([Scan.LogsError]). Avro schemas
-// are converted to the internal schema with [ConvertAvroSchema]; Hudi has no
-// field ids, so ids are assigned by name path ([IDs]) consistently across
-// the table schema and older writer schemas.
+// are converted to the internal schema with [ConvertAvroSchema]; Avro
+// schemas have no field ids, so ids are assigned by name path ([IDs])
+// consistently across the table schema and older writer schemas. A table
+// with schema-on-read evolution keeps its schema history, with field ids, in
+// .hoodie/.schema/ ([ParseSchemaHistory]); when present it gives the table
+// schema and each base file's writer schema.
 //
-// Not handled: the schema-evolution history in .hoodie/.schema/ (schema on
-// read), bootstrap tables, and the metadata table (files are listed from the
-// storage).
+// Not handled: bootstrap tables, and the metadata table (files are listed
+// from the storage).
 //
 // Storage is the [FS] interface (the same method set as package iceberg's);
 // [OSFS] is the local implementation.

@@ -136,7 +136,9 @@ type Scan struct {
 	// AvroSchema is the table schema's Avro JSON (extraMetadata.schema of
 	// the latest commit that has one, else hoodie.table.create.schema).
 	AvroSchema string
-	// Schema is the table schema as internal schema (ids from [IDs]).
+	// Schema is the table schema as internal schema: the schema history's
+	// version current at Instant when the table has one (.hoodie/.schema/,
+	// ids from Hudi), else AvroSchema converted (ids from [IDs]).
 	Schema *schema.Schema
 	// BaseFiles are the latest base file of each live file group, sorted by
 	// partition then file id.
@@ -145,6 +147,7 @@ type Scan struct {
 	LogFiles []LogFile
 
 	ids       IDs
+	history   *schemaHistory
 	instants  []Instant
 	earliest  string
 	writerMu  sync.Mutex
@@ -163,6 +166,10 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	instants, earliest, err := readTimeline(ctx, t.FS, t.Root)
 	if err != nil {
 		return nil, err
+	}
+	everCompleted := map[string]bool{}
+	for _, in := range instants {
+		everCompleted[in.Time] = true
 	}
 	if opts.AsOfInstant != "" {
 		n := 0
@@ -210,12 +217,22 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	if s.AvroSchema == "" {
 		return nil, fmt.Errorf("hudi: %s: no table schema in the commits or hoodie.properties", t.Root)
 	}
-	s.Schema, err = ConvertAvroSchema(s.AvroSchema, &s.ids)
+	committed := func(ts string) bool {
+		return completed[ts] || (opts.AsOfInstant == "" || ts <= opts.AsOfInstant) && earliest != "" && ts < earliest
+	}
+	// The newest history file holds every version; versions after the
+	// instant read are not picked by history.at.
+	s.history, err = readSchemaHistory(ctx, t.FS, t.Root, func(ts string) bool { return everCompleted[ts] })
 	if err != nil {
 		return nil, err
 	}
-	committed := func(ts string) bool {
-		return completed[ts] || (opts.AsOfInstant == "" || ts <= opts.AsOfInstant) && earliest != "" && ts < earliest
+	if hs := s.history.at(s.Instant.Time); hs != nil {
+		s.Schema = hs
+	} else {
+		s.Schema, err = ConvertAvroSchema(s.AvroSchema, &s.ids)
+		if err != nil {
+			return nil, err
+		}
 	}
 
 	parts := make([]string, 0, len(partSet))
@@ -335,7 +352,10 @@ func parseLogName(n string) (LogFile, bool) {
 	return LogFile{FileID: head[:i], BaseInstant: head[i+1:]}, true
 }
 
-// WriterSchema returns the schema of the commit that wrote f (its
+// WriterSchema returns the schema f was written with. For a table with a
+// schema history (.hoodie/.schema/, schema on read) it is the history's
+// version current at f's instant, with Hudi's own field ids (renames keep
+// their id). Otherwise it is the schema of the commit that wrote f (its
 // extraMetadata.schema), with field ids matched by name path to
 // [Scan.Schema] (see [IDs]); a commit without a schema (or one older than
 // the active timeline) yields the table schema. Hudi resolves a base file's
@@ -345,6 +365,18 @@ func (s *Scan) WriterSchema(ctx context.Context, f *BaseFile) (*schema.Schema, e
 	defer s.writerMu.Unlock()
 	if sc, ok := s.writerSch[f.InstantTime]; ok {
 		return sc, nil
+	}
+	if s.history != nil {
+		// Schema-on-read tables: the history has the ids; a file older than
+		// the first version is read with the oldest version.
+		sc := s.history.at(f.InstantTime)
+		if sc == nil && len(s.history.versions) > 0 {
+			sc = s.history.schemas[s.history.versions[0]]
+		}
+		if sc != nil {
+			s.writerSch[f.InstantTime] = sc
+			return sc, nil
+		}
 	}
 	sc := s.Schema
 	for _, in := range s.instants {
