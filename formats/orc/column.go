@@ -157,7 +157,7 @@ func checkCount(n int) error {
 func (r *BatchReader) newColumn(n *node, pf *schema.Field) (column, error) {
 	r.needed[n.col] = true
 	b := base{n: n, dt: schema.ToArrowType(pf.Type), mem: r.mem}
-	if pf.Type.Kind() != n.field.Type.Kind() {
+	if pt, ok := pf.Type.(schema.PrimitiveType); (ok && pt != n.field.Type) || pf.Type.Kind() != n.field.Type.Kind() {
 		return nil, fmt.Errorf("orc: projected field %q is %s, the file has %s", pf.Name, pf.Type, n.field.Type)
 	}
 	switch n.t.kind {

@@ -212,3 +212,28 @@ func TestFixturePaimonIDs(t *testing.T) {
 		mem.AssertSize(t, 0)
 	}
 }
+
+// TestProjectionErrors checks that a projection naming a missing field or
+// changing a type is refused before decoding.
+func TestProjectionErrors(t *testing.T) {
+	b := nestedFixture(compNone).bytes(t)
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		proj *schema.Schema
+		msg  string
+	}{
+		{schema.New(0, &schema.Field{ID: 99, Name: "nope", Type: schema.Int}), `orc: projected field "nope" is not in the file`},
+		{schema.New(0, &schema.Field{ID: 1, Name: "id", Type: schema.Int}), `orc: projected field "id" is int, the file has long`},
+		{schema.New(0, &schema.Field{ID: 8, Name: "loc", Type: &schema.StructType{Fields: []*schema.Field{
+			{ID: 1, Name: "alt", Type: schema.Double}}}}), `orc: projected field "loc"."alt" is not in the file`},
+	}
+	for _, c := range cases {
+		_, err := f.NewBatchReader(c.proj, BatchOptions{})
+		if err == nil || err.Error() != c.msg {
+			t.Errorf("got %v, want %s", err, c.msg)
+		}
+	}
+}

@@ -137,8 +137,9 @@ type BatchReader struct {
 // [File.Schema] (same names and nesting, a subset of the fields of each
 // struct, in file order); nil proj reads every column. Fields are matched by
 // name path; ids in proj are ignored. Each batch has the Arrow schema
-// schema.ToArrowSchema(proj). It returns an error wrapping [ErrUnsupported]
-// when the options are out of range or proj names a field the file lacks.
+// schema.ToArrowSchema(proj). It returns an error, before decoding
+// anything, when the options are out of range, when proj names a field the
+// file lacks, or when a projected field's type differs from the file's.
 func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchReader, error) {
 	if proj == nil {
 		proj = f.sch
