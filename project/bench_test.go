@@ -231,7 +231,9 @@ const (
 )
 
 // BenchmarkAlign1M aligns 1 Mi rows of 6 columns (10% nulls) in 64 Ki-row
-// batches: rename + reorder + one null fill + one int→long.
+// batches: rename + reorder + one null fill + one int→long; with the Go heap
+// allocator, and with buffers recycled by a pool (as a reader with a buffer
+// pool would run it).
 func BenchmarkAlign1M(b *testing.B) {
 	file, read := alignSchemas()
 	p, err := NewPlan(file, read, Options{})
@@ -239,28 +241,35 @@ func BenchmarkAlign1M(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer p.Release()
-	mem := memory.NewGoAllocator()
+	gen := memory.NewGoAllocator()
 	var batches []arrow.RecordBatch
 	for i := 0; i < alignRows/alignBatch; i++ {
-		batches = append(batches, genBatch(mem, schema.ToArrowSchema(p.FileProjection()), alignBatch, uint64(i)))
+		batches = append(batches, genBatch(gen, schema.ToArrowSchema(p.FileProjection()), alignBatch, uint64(i)))
 	}
 	defer func() {
 		for _, r := range batches {
 			r.Release()
 		}
 	}()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, in := range batches {
-			out, err := p.Apply(in, mem)
-			if err != nil {
-				b.Fatal(err)
+	for _, alloc := range []struct {
+		name string
+		mem  memory.Allocator
+	}{{"go", memory.NewGoAllocator()}, {"pool", &poolAllocator{}}} {
+		b.Run("alloc="+alloc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for _, in := range batches {
+					out, err := p.Apply(in, alloc.mem)
+					if err != nil {
+						b.Fatal(err)
+					}
+					out.Release()
+				}
 			}
-			out.Release()
-		}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/alignRows, "ns/row")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/alignRows, "ns/row")
 }
 
 // BenchmarkDecodePqarrow1M decodes the same 6 columns × 1 Mi rows from a
