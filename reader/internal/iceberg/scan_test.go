@@ -266,6 +266,42 @@ func TestScanImpala(t *testing.T) {
 			},
 		},
 		{
+			name: "iceberg_column_case_sensitivity_issue (hdfs:// location)", target: p + "iceberg_column_case_sensitivity_issue",
+			snapshot: 1855055649619147667, schemaID: 0,
+			data: []string{
+				"data/id_bucket=7/504c5f5ae97c4c65-c9fce43a00000000_1852333400_data.0.parq PARQUET data rows=1 spec=0 part=map[1000:7]",
+				"data/id_bucket=3/5b4ef6d2e91c0129-f018b1d800000000_872469098_data.0.parq PARQUET data rows=1 spec=0 part=map[1000:3]",
+			},
+		},
+		{
+			name: "complextypestbl_iceberg_orc", target: p + "hadoop_catalog/ice/complextypestbl_iceberg_orc",
+			snapshot: 8747481058330439933, schemaID: 0,
+			data: []string{
+				"data/00001-0-boroknagyz_20210331133358_b718b2ff-9f49-4056-a5ed-0d37ec144fff-job_16171873329050_0002-00001.orc ORC data rows=1 spec=0 part=map[]",
+				"data/00000-0-boroknagyz_20210331133358_b718b2ff-9f49-4056-a5ed-0d37ec144fff-job_16171873329050_0002-00001.orc ORC data rows=7 spec=0 part=map[]",
+			},
+		},
+		{
+			name: "iceberg_alltypes_part", target: p + "hadoop_catalog/ice/iceberg_alltypes_part",
+			snapshot: 6167994413873848621, schemaID: 0,
+			// date 2022-02-22 is day 19045; decimal 123.321 is 123321 at scale 3.
+			data: []string{"p_bool=true/p_int=1/p_bigint=11/p_float=1.1/p_double=2.222/p_decimal=123.321/p_date=2022-02-22/p_string=impala/000000_0 PARQUET data rows=2 spec=0 part=map[1000:true 1001:1 1002:11 1003:1.1 1004:2.222 1005:{0 123321} 1006:19045 1007:impala]"},
+		},
+		{
+			name: "iceberg_alltypes_part_orc", target: p + "hadoop_catalog/ice/iceberg_alltypes_part_orc",
+			snapshot: 7569365419257304230, schemaID: 0,
+			data: []string{"p_bool=true/p_int=1/p_bigint=11/p_float=1.1/p_double=2.222/p_decimal=123.321/p_date=2022-02-22/p_string=impala/000000_0 ORC data rows=2 spec=0 part=map[1000:true 1001:1 1002:11 1003:1.1 1004:2.222 1005:{0 123321} 1006:19045 1007:impala]"},
+		},
+		{
+			name: "iceberg_legacy_partition_schema_evolution_orc", target: p + "hadoop_catalog/ice/iceberg_legacy_partition_schema_evolution_orc",
+			// The metadata was copied from the Parquet table: same snapshot id.
+			snapshot: 6654673546382518186, schemaID: 0,
+			data: []string{
+				"p_int_long=1/p_float_double=1.1/p_dec_dec=3.141/000000_0 ORC data rows=1 spec=0 part=map[1000:1 1001:1.1 1002:{0 3141}]",
+				"p_int_long=1/p_float_double=1.1/p_dec_dec=2.718/000000_0 ORC data rows=1 spec=0 part=map[1000:1 1001:1.1 1002:{0 2718}]",
+			},
+		},
+		{
 			name: "iceberg_v2_delete_both_eq_and_pos", target: p + "hadoop_catalog/ice/iceberg_v2_delete_both_eq_and_pos",
 			snapshot: 911559291487642581, schemaID: 0,
 			data: []string{
