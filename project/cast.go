@@ -344,6 +344,9 @@ func (v val) asTimestamp(unit arrow.TimeUnit) (int64, error) {
 	case vTSns:
 		ns = v.i
 		us = floorDiv(ns, 1000)
+	case vTime:
+		// A time of day is that time on 1970-01-01 (Paimon's TimeToTimestamp).
+		us, ns = v.i, v.i*1000
 	case vStr:
 		t, err := parseTimestamp(strings.TrimSpace(v.s))
 		if err != nil {

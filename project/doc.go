@@ -48,7 +48,7 @@
 //	string → decimal, date                                               cast   cast
 //	string → numeric, boolean, time, timestamp                                  cast
 //	timestamp ↔ timestamp (unit, time zone)                                     cast
-//	timestamp → date, time                                                      cast
+//	timestamp → date, time; time → timestamp                                    cast
 //
 // Sources: Iceberg table spec, "Schema Evolution" (valid type promotions, and
 // format version 3's unknown and date promotions); Hudi docs, "Schema

@@ -168,7 +168,7 @@ func (r Rules) allows(f, t schema.PrimitiveType) (bool, string) {
 			return true, ""
 		case isTimestamp(fk) && (isTimestamp(tk) || tk == schema.KindDate || tk == schema.KindTime):
 			return true, ""
-		case fk == schema.KindDate && isTimestamp(tk):
+		case (fk == schema.KindDate || fk == schema.KindTime) && isTimestamp(tk):
 			return true, ""
 		case fk == schema.KindFixed && tk == schema.KindBinary:
 			return true, ""

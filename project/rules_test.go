@@ -54,6 +54,7 @@ func TestRulesMatrix(t *testing.T) {
 		{schema.String, schema.Timestamp, false, false, false, true},
 		{schema.Timestamp, schema.TimestampTz, false, false, false, true},
 		{schema.Timestamp, schema.Date, false, false, false, true},
+		{schema.Time, schema.Timestamp, false, false, false, true},
 		{schema.Long, schema.Timestamp, false, false, false, false},
 		{schema.String, schema.UUID, false, false, false, false},
 		{schema.Int, schema.Boolean, false, false, false, true},
@@ -132,6 +133,10 @@ func TestPromotedValues(t *testing.T) {
 		{Paimon, schema.Timestamp, schema.TimestampTz, `[5,null]`, `[5,null]`},
 		{Paimon, schema.Date, schema.TimestampTz, `["1970-01-02"]`, `[86400000000]`},
 		{Paimon, schema.Timestamp, schema.Time, `[86400000001]`, `[1]`},
+		{Paimon, schema.Time, schema.Timestamp, `[3600000000,null]`, `[3600000000,null]`},
+		{Paimon, schema.Date, schema.String, `["1969-12-31"]`, `["1969-12-31"]`},
+		{Paimon, schema.Time, schema.String, `[3723500000]`, `["01:02:03.5"]`},
+		{Paimon, schema.Fixed(2), schema.Binary, `["AAE="]`, `["AAE="]`},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%v/%s→%s", c.rules, c.from, c.to), func(t *testing.T) {
