@@ -34,8 +34,9 @@ type Table struct {
 	// result does not depend on it.
 	ManifestWorkers int
 
-	mu      sync.Mutex
-	schemas map[string]*schema.PaimonSchema // key: branch + "/" + id
+	mu       sync.Mutex
+	schemas  map[string]*schema.PaimonSchema // key: branch + "/" + id
+	listings map[string]map[string]bool      // a branch's manifest/ folder → names
 }
 
 // Open returns the table at root, on branch ("" or "main" for the main
@@ -339,8 +340,25 @@ func (t *Table) plan(ctx context.Context, branch string, snapshotID *int64) (*Sc
 // branch's manifest/ folder, or the table's when the branch has none.
 func (t *Table) manifestPath(ctx context.Context, dir, name string) string {
 	if dir != t.Root {
-		if names, err := t.FS.List(ctx, joinPath(dir, "manifest")); err == nil && contains(names, name) {
-			return joinPath(dir, "manifest/"+name)
+		md := joinPath(dir, "manifest")
+		t.mu.Lock()
+		set, ok := t.listings[md]
+		t.mu.Unlock()
+		if !ok {
+			names, _ := t.FS.List(ctx, md) // a branch without manifest/ shares the table's
+			set = make(map[string]bool, len(names))
+			for _, n := range names {
+				set[n] = true
+			}
+			t.mu.Lock()
+			if t.listings == nil {
+				t.listings = map[string]map[string]bool{}
+			}
+			t.listings[md] = set
+			t.mu.Unlock()
+		}
+		if set[name] {
+			return joinPath(md, name)
 		}
 	}
 	return joinPath(t.Root, "manifest/"+name)
