@@ -82,7 +82,7 @@ func reader(arr arrow.Array) (func(i int) val, error) {
 		}
 		return func(i int) val { return val{k: k, i: int64(a.Value(i))} }, nil
 	}
-	return nil, fmt.Errorf("project: no cast from %s", arr.DataType())
+	return nil, fmt.Errorf("%w: no cast from %s", ErrIncompatibleType, arr.DataType())
 }
 
 // castSlow casts in to out value by value.
@@ -544,5 +544,5 @@ func writer(bld array.Builder, out arrow.DataType) (func(val) error, error) {
 			return nil
 		}, nil
 	}
-	return nil, fmt.Errorf("project: no cast to %s", out)
+	return nil, fmt.Errorf("%w: no cast to %s", ErrIncompatibleType, out)
 }

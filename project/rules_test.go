@@ -223,3 +223,27 @@ func TestValueErrors(t *testing.T) {
 		})
 	}
 }
+
+// Every pair a rule allows has a kernel: NewPlan succeeds for it (NewPlan runs
+// each cast on an empty array).
+func TestEveryAllowedPairHasAKernel(t *testing.T) {
+	types := []schema.PrimitiveType{schema.Unknown, schema.Boolean, schema.TinyInt, schema.SmallInt, schema.Int, schema.Long,
+		schema.Float16, schema.Float, schema.Double, schema.Decimal(9, 2), schema.Decimal(20, 4), schema.Decimal(38, 0),
+		schema.Date, schema.Time, schema.Timestamp, schema.TimestampTz, schema.TimestampNs, schema.TimestampTzNs,
+		schema.String, schema.Char(3), schema.Varchar(8), schema.UUID, schema.Fixed(16), schema.Fixed(4), schema.Binary}
+	n := 0
+	for _, rules := range []Rules{IcebergV2, IcebergV3, Hudi, Paimon} {
+		for _, from := range types {
+			for _, to := range types {
+				if !rules.Allows(from, to) {
+					continue
+				}
+				n++
+				if _, err := NewPlan(sch(fld(1, "c", from)), sch(fld(1, "c", to)), Options{Rules: rules}); err != nil {
+					t.Errorf("%v: %s → %s allowed but NewPlan: %v", rules, from, to, err)
+				}
+			}
+		}
+	}
+	t.Logf("%d allowed pairs", n)
+}
