@@ -9,10 +9,10 @@ import (
 	"github.com/lakecat/lakecat/schema"
 )
 
-// ErrUnsupportedSchema is matched by errors for Avro schemas the converter
-// cannot map (a union of several non-null types, a top level that is not a
-// record).
-var ErrUnsupportedSchema = errors.New("hudi: unsupported Avro schema")
+// ErrUnsupportedSchema is matched by errors for schemas that cannot be
+// mapped: an Avro schema with a union of several non-null types or a top
+// level that is not a record, or a malformed schema history.
+var ErrUnsupportedSchema = errors.New("hudi: unsupported schema")
 
 // ConvertAvroSchema converts a Hudi table's Avro schema (the JSON of
 // extraMetadata.schema or hoodie.table.create.schema) into the internal

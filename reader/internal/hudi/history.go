@@ -31,28 +31,33 @@ import (
 // "decimal(P, S)". The schema a file written at instant T was written with
 // is the version with the largest version-id ≤ T.
 
-// schemaHistory maps a version (instant time) to its schema.
-type schemaHistory struct {
-	versions []int64 // ascending
-	schemas  map[int64]*schema.Schema
+// SchemaHistory is a table's schema history: its versions (instant times as
+// numbers) and their schemas, with Hudi's field ids.
+type SchemaHistory struct {
+	// Versions are the version ids in ascending order.
+	Versions []int64
+	// Schemas maps a version id to its schema.
+	Schemas map[int64]*schema.Schema
 }
 
-// at returns the schema of the latest version ≤ instant, or nil.
-func (h *schemaHistory) at(instant string) *schema.Schema {
+// At returns the schema of the latest version ≤ instant (an instant time
+// "yyyyMMddHHmmssSSS"), or nil when there is none. At on a nil history
+// returns nil.
+func (h *SchemaHistory) At(instant string) *schema.Schema {
 	v, err := strconv.ParseInt(instant, 10, 64)
 	if err != nil || h == nil {
 		return nil
 	}
-	i := sort.Search(len(h.versions), func(i int) bool { return h.versions[i] > v })
+	i := sort.Search(len(h.Versions), func(i int) bool { return h.Versions[i] > v })
 	if i == 0 {
 		return nil
 	}
-	return h.schemas[h.versions[i-1]]
+	return h.Schemas[h.Versions[i-1]]
 }
 
 // readSchemaHistory reads the newest .schemacommit file whose instant is
 // completed; it returns nil when there is none.
-func readSchemaHistory(ctx context.Context, fsys FS, root string, completed func(string) bool) (*schemaHistory, error) {
+func readSchemaHistory(ctx context.Context, fsys FS, root string, completed func(string) bool) (*SchemaHistory, error) {
 	dir := joinPath(root, ".hoodie/.schema")
 	names, err := fsys.List(ctx, dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -83,9 +88,10 @@ func readSchemaHistory(ctx context.Context, fsys FS, root string, completed func
 	return h, nil
 }
 
-// ParseSchemaHistory decodes a .schemacommit file (see the format above).
+// ParseSchemaHistory decodes a .hoodie/.schema/<instant>.schemacommit file
+// (see the format above).
 // Errors match [ErrUnsupportedSchema].
-func ParseSchemaHistory(data []byte) (*schemaHistory, error) {
+func ParseSchemaHistory(data []byte) (*SchemaHistory, error) {
 	var doc struct {
 		Schemas []json.RawMessage `json:"schemas"`
 	}
@@ -94,7 +100,7 @@ func ParseSchemaHistory(data []byte) (*schemaHistory, error) {
 	if err := d.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("%w: schema history: %v", ErrUnsupportedSchema, err)
 	}
-	h := &schemaHistory{schemas: map[int64]*schema.Schema{}}
+	h := &SchemaHistory{Schemas: map[int64]*schema.Schema{}}
 	for i, raw := range doc.Schemas {
 		var top struct {
 			Version json.Number `json:"version-id"`
@@ -114,12 +120,12 @@ func ParseSchemaHistory(data []byte) (*schemaHistory, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: schema history version %d is not a record", ErrUnsupportedSchema, v)
 		}
-		if _, dup := h.schemas[v]; !dup {
-			h.versions = append(h.versions, v)
+		if _, dup := h.Schemas[v]; !dup {
+			h.Versions = append(h.Versions, v)
 		}
-		h.schemas[v] = schema.New(0, st.Fields...)
+		h.Schemas[v] = schema.New(0, st.Fields...)
 	}
-	sort.Slice(h.versions, func(i, j int) bool { return h.versions[i] < h.versions[j] })
+	sort.Slice(h.Versions, func(i, j int) bool { return h.Versions[i] < h.Versions[j] })
 	return h, nil
 }
 

@@ -146,8 +146,11 @@ type Scan struct {
 	// LogFiles are the log files of the latest file slices (merge-on-read).
 	LogFiles []LogFile
 
+	// History is the schema history of a schema-on-read table
+	// (.hoodie/.schema/), or nil.
+	History *SchemaHistory
+
 	ids       IDs
-	history   *schemaHistory
 	instants  []Instant
 	earliest  string
 	writerMu  sync.Mutex
@@ -222,11 +225,11 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	}
 	// The newest history file holds every version; versions after the
 	// instant read are not picked by history.at.
-	s.history, err = readSchemaHistory(ctx, t.FS, t.Root, func(ts string) bool { return everCompleted[ts] })
+	s.History, err = readSchemaHistory(ctx, t.FS, t.Root, func(ts string) bool { return everCompleted[ts] })
 	if err != nil {
 		return nil, err
 	}
-	if hs := s.history.at(s.Instant.Time); hs != nil {
+	if hs := s.History.At(s.Instant.Time); hs != nil {
 		s.Schema = hs
 	} else {
 		s.Schema, err = ConvertAvroSchema(s.AvroSchema, &s.ids)
@@ -366,12 +369,12 @@ func (s *Scan) WriterSchema(ctx context.Context, f *BaseFile) (*schema.Schema, e
 	if sc, ok := s.writerSch[f.InstantTime]; ok {
 		return sc, nil
 	}
-	if s.history != nil {
+	if s.History != nil {
 		// Schema-on-read tables: the history has the ids; a file older than
 		// the first version is read with the oldest version.
-		sc := s.history.at(f.InstantTime)
-		if sc == nil && len(s.history.versions) > 0 {
-			sc = s.history.schemas[s.history.versions[0]]
+		sc := s.History.At(f.InstantTime)
+		if sc == nil && len(s.History.Versions) > 0 {
+			sc = s.History.Schemas[s.History.Versions[0]]
 		}
 		if sc != nil {
 			s.writerSch[f.InstantTime] = sc
