@@ -22,10 +22,15 @@ func (br *BatchReader) build(sn *selNode) (arrow.ArrayData, error) {
 		rep = nil
 	}
 	var n, nulls int
-	var bm *memory.Buffer
-	if ref.maxDef == 0 {
+	var bm, offs *memory.Buffer
+	var cnt int
+	switch {
+	case sn.dtype.ID() == arrow.LIST || sn.dtype.ID() == arrow.MAP:
+		n, nulls, bm, offs, cnt = listSlots(br.mem, def, rep, ln.r, ln.p, ln.d, ln.er, ln.e)
+		defer offs.Release()
+	case ref.maxDef == 0:
 		n = ref.entries
-	} else {
+	default:
 		n, nulls, bm = slotValidity(br.mem, def, rep, ln.r, ln.p, ln.d)
 	}
 	defer releaseBuf(bm)
@@ -49,8 +54,6 @@ func (br *BatchReader) build(sn *selNode) (arrow.ArrayData, error) {
 		}
 		return array.NewData(sn.dtype, n, []*memory.Buffer{bm}, children, nulls, 0), nil
 	case arrow.LIST, arrow.MAP:
-		offs, cnt := listOffsets(br.mem, def, rep, ln.r, ln.p, n, ln.er, ln.e)
-		defer offs.Release()
 		var child arrow.ArrayData
 		if sn.dtype.ID() == arrow.LIST {
 			cd, err := br.build(sn.children[0])

@@ -493,16 +493,28 @@ func (lr *leafReader) readRows(nRows int) error {
 			}
 			rowsLeft -= end - start
 		} else {
-			rep := lr.rep
-			end = start
-			for end < lr.nEntries {
-				if rep[end] == 0 {
+			// Rows start where the repetition level is 0: take the whole
+			// rest of the page when it starts no more than rowsLeft rows
+			// (bytes.Count is vectorized), else find the row boundary.
+			rest := lr.rep[start:lr.nEntries]
+			if z := bytes.Count(rest, zero); z <= rowsLeft {
+				rowsLeft -= z
+				end = lr.nEntries
+			} else {
+				end = start
+				for {
+					i := bytes.IndexByte(lr.rep[end:lr.nEntries], 0)
+					if i < 0 {
+						end = lr.nEntries
+						break
+					}
 					if rowsLeft == 0 {
+						end += i
 						break
 					}
 					rowsLeft--
+					end += i + 1
 				}
-				end++
 			}
 		}
 		if err := lr.take(start, end); err != nil {
@@ -517,6 +529,8 @@ func (lr *leafReader) readRows(nRows int) error {
 		}
 	}
 }
+
+var zero = []byte{0}
 
 // take appends entries [start, end) of the current page to the batch.
 func (lr *leafReader) take(start, end int) error {

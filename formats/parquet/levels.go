@@ -27,62 +27,95 @@ func newBitmap(mem memory.Allocator, n int) *memory.Buffer {
 	return b
 }
 
-// slotValidity counts the slots of a node and builds its validity bitmap.
-// It returns a nil bitmap when no slot is null.
+// slotValidity counts the slots of a node and builds its validity bitmap
+// in one pass. It returns a nil bitmap when no slot is null.
 func slotValidity(mem memory.Allocator, def, rep []byte, r, p, d int) (n, nulls int, bm *memory.Buffer) {
 	if len(def) == 0 {
 		return 0, 0, nil
 	}
-	// Count first so that the bitmap is allocated once.
-	for i, x := range def {
-		if int(x) >= p && (rep == nil || int(rep[i]) <= r) {
-			n++
-			if int(x) < d {
+	bm = newBitmap(mem, len(def))
+	bits := bm.Bytes()
+	pb, db, rb := byte(p), byte(d), byte(r)
+	switch {
+	case rep == nil && p == 0:
+		n = len(def)
+		for i, x := range def {
+			if x >= db {
+				bits[i>>3] |= 1 << (i & 7)
+			} else {
 				nulls++
+			}
+		}
+	case rep == nil:
+		for _, x := range def {
+			if x >= pb {
+				if x >= db {
+					bits[n>>3] |= 1 << (n & 7)
+				} else {
+					nulls++
+				}
+				n++
+			}
+		}
+	default:
+		rep = rep[:len(def)]
+		for i, x := range def {
+			if x >= pb && rep[i] <= rb {
+				if x >= db {
+					bits[n>>3] |= 1 << (n & 7)
+				} else {
+					nulls++
+				}
+				n++
 			}
 		}
 	}
 	if nulls == 0 {
+		bm.Release()
 		return n, 0, nil
 	}
-	bm = newBitmap(mem, n)
-	bits := bm.Bytes()
-	s := 0
-	for i, x := range def {
-		if int(x) >= p && (rep == nil || int(rep[i]) <= r) {
-			if int(x) >= d {
-				bitutil.SetBit(bits, s)
-			}
-			s++
-		}
-	}
+	bm.Resize(int(bitutil.BytesForBits(int64(n))))
 	return n, nulls, bm
 }
 
-// listOffsets builds the offsets (n+1 int32) of a list or map node with
-// slots (r, p) and element slots (er, e), and the number of elements.
-func listOffsets(mem memory.Allocator, def, rep []byte, r, p, n, er, e int) (*memory.Buffer, int) {
-	b := memory.NewResizableBuffer(mem)
-	b.Resize(4 * (n + 1))
-	offs := arrow.Int32Traits.CastFromBytes(b.Bytes())
-	s, cnt := 0, 0
+// listSlots does for a list or map node what slotValidity does, and builds
+// its offsets (n+1 int32) in the same pass: an entry with rep <= er and
+// def >= e adds an element to the current slot.
+func listSlots(mem memory.Allocator, def, rep []byte, r, p, d, er, e int) (n, nulls int, bm, offs *memory.Buffer, cnt int) {
+	bm = newBitmap(mem, len(def))
+	bits := bm.Bytes()
+	offs = memory.NewResizableBuffer(mem)
+	offs.Resize(4 * (len(def) + 1))
+	o := arrow.Int32Traits.CastFromBytes(offs.Bytes())
+	pb, db, rb, erb, eb := byte(p), byte(d), byte(r), byte(er), byte(e)
+	if rep == nil {
+		rep = make([]byte, len(def)) // a list always has repetition levels; stay safe
+	}
+	rep = rep[:len(def)]
 	for i, x := range def {
-		rv := 0
-		if rep != nil {
-			rv = int(rep[i])
-		}
-		if int(x) >= p && rv <= r {
-			if s < n {
-				offs[s] = int32(cnt)
+		rv := rep[i]
+		if x >= pb && rv <= rb {
+			o[n] = int32(cnt)
+			if x >= db {
+				bits[n>>3] |= 1 << (n & 7)
+			} else {
+				nulls++
 			}
-			s++
+			n++
 		}
-		if int(x) >= e && rv <= er {
+		if x >= eb && rv <= erb {
 			cnt++
 		}
 	}
-	offs[n] = int32(cnt)
-	return b, cnt
+	o[n] = int32(cnt)
+	offs.Resize(4 * (n + 1))
+	if nulls == 0 {
+		bm.Release()
+		bm = nil
+	} else {
+		bm.Resize(int(bitutil.BytesForBits(int64(n))))
+	}
+	return n, nulls, bm, offs, cnt
 }
 
 // spreadFixed moves nvals dense values of width w, stored at the start of

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/schema"
 )
 
 func readReal(t *testing.T, rel string) []byte {
@@ -168,3 +170,34 @@ func TestDifferentialHudiZips(t *testing.T) {
 	t.Logf("compared %d hudi base files", n)
 }
 
+
+// TestRealNestedIDs: Spark/Iceberg files carry ids on list elements and map
+// keys and values, not on the repeated groups (impala/EXPECTED.md:
+// iceberg_resolution_test phone element 8, favorites key 9 and value 10).
+func TestRealNestedIDs(t *testing.T) {
+	dir := realDir(t)
+	m, _ := filepath.Glob(filepath.Join(dir, "impala/testdata/data/iceberg_test/hadoop_catalog/iceberg_resolution_test/functional_parquet/iceberg_resolution_test/data/*/*/*.parquet"))
+	if len(m) != 20 {
+		t.Fatalf("%d files, want 20", len(m))
+	}
+	for _, p := range m {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := openBytes(t, b)
+		got := map[string]int{}
+		schema.Walk(f.Schema().Fields, func(path []string, fl *schema.Field) bool {
+			got[strings.Join(path, ".")] = fl.ID
+			return true
+		})
+		want := map[string]int{"id": 1, "user": 2, "action": 3, "event_time": 4, "phone": 5, "phone.element": 8,
+			"favorites": 6, "favorites.key": 9, "favorites.value": 10, "current_address": 7,
+			"current_address.street_address": 11, "current_address.street_address.street_number": 14,
+			"current_address.street_address.street_name": 15, "current_address.street_address.street_type": 16,
+			"current_address.country": 12, "current_address.postal_code": 13}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: ids %v, want %v", filepath.Base(p), got, want)
+		}
+	}
+}
