@@ -121,6 +121,12 @@ func TestCopyOnWriteV8(t *testing.T) {
 	if s.LogsError() != nil || s.IsMergeOnRead() {
 		t.Errorf("copy-on-write: %v %v", s.LogsError(), s.IsMergeOnRead())
 	}
+	// hoodie.table.create.schema (escaped "\:" in the properties file,
+	// unions written ["int","null"]) converts to the same schema.
+	cs, err := ConvertAvroSchema(tab.Properties["hoodie.table.create.schema"], nil)
+	if err != nil || !cs.Equal(wantSchema()) {
+		t.Errorf("create schema %v, %v", cs, err)
+	}
 
 	// As of the first commit: the first base file of the same file group.
 	s, err = tab.Plan(ctx, ScanOptions{AsOfInstant: "20250713010535797"})
