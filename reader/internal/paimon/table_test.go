@@ -57,10 +57,14 @@ func TestFallbackBranch(t *testing.T) {
 	if names := []string{bs.Fields[0].Name, bs.Fields[1].Name, bs.Fields[2].Name}; !reflect.DeepEqual(names, []string{"pt", "value", "value2"}) {
 		t.Errorf("branch schema-1 fields %v", names)
 	}
+}
 
+// TestFallbackBranchRT: the rt fallback branch is a primary-key table with
+// ORC manifests; partition 20240726 comes from it.
+func TestFallbackBranchRT(t *testing.T) {
 	rt := cppDir(t) + "/orc/append_table_with_rt_branch.db/append_table_with_rt_branch"
-	s = plan(t, rt, "", ScanOptions{})
-	want = []string{
+	s := plan(t, rt, "", ScanOptions{})
+	want := []string{
 		"dt=20240725/bucket-0/data-41f538b8-796b-4a81-8455-1b8ba10bcd8f-0.orc ORC schema=0 rows=2 level=0 bucket=0 part=[20240725]",
 		"dt=20240726/bucket-0/data-995c3a5b-6eea-40df-bbc4-64c877e872ba-0.orc ORC branch=rt schema=1 rows=1 level=0 bucket=0 part=[20240726]",
 		"dt=20240726/bucket-1/data-dda835f3-df92-4a8f-9677-5174e9f3f208-0.orc ORC branch=rt schema=1 rows=1 level=0 bucket=1 part=[20240726]",
