@@ -64,6 +64,25 @@ func (d *decompressor) decompress(dst, src []byte, max int) ([]byte, error) {
 		}
 		return append(dst, src...), nil
 	}
+	// Size the output once: a compressed chunk decompresses to at most
+	// blockSize bytes, an original chunk to its own length.
+	bound := 0
+	for rest := src; len(rest) >= 3 && bound <= max; {
+		h := int(rest[0]) | int(rest[1])<<8 | int(rest[2])<<16
+		n := min(h>>1, len(rest)-3)
+		if h&1 == 1 {
+			bound += n
+		} else {
+			bound += d.blockSize
+		}
+		rest = rest[3+n:]
+	}
+	// A tiny stream may legitimately claim many full chunks (zstd and lz4
+	// runs), so the up-front guess is also held to a multiple of the input;
+	// beyond it the output grows by doubling as it is produced.
+	if bound = min(bound, max, 16*len(src)+64<<10); cap(dst) < bound {
+		dst = make([]byte, 0, bound)
+	}
 	for len(src) > 0 {
 		if len(src) < 3 {
 			return nil, fmt.Errorf("truncated compression chunk header")
@@ -101,7 +120,7 @@ func (d *decompressor) chunk(dst, chunk []byte, room int) ([]byte, error) {
 	start := len(dst)
 	grow := func(n int) {
 		if cap(dst)-len(dst) < n {
-			nd := make([]byte, len(dst), len(dst)+n+len(dst)/2)
+			nd := make([]byte, len(dst), 2*len(dst)+n)
 			copy(nd, dst)
 			dst = nd
 		}
@@ -160,6 +179,7 @@ func (d *decompressor) chunk(dst, chunk []byte, room int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		grow(room)
 		out, err := zd.DecodeAll(chunk, dst)
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)

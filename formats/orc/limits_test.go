@@ -154,3 +154,16 @@ func TestCorruptStreamBeyondStripe(t *testing.T) {
 		}
 	}
 }
+
+func TestBatchRowsLimit(t *testing.T) {
+	b := nestedFixture(compNone).bytes(t)
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{-1, maxBatchRows + 1} {
+		if _, err := f.NewBatchReader(nil, BatchOptions{BatchRows: n}); err == nil {
+			t.Errorf("BatchRows %d accepted", n)
+		}
+	}
+}

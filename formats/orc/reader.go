@@ -130,7 +130,7 @@ type BatchReader struct {
 	raw     []byte
 	closed  bool
 	zones   map[string]*time.Location
-	curName string
+	bufs    map[uint64][]byte // decompressed streams, reused stripe to stripe
 }
 
 // NewBatchReader returns a reader of the leaves of proj, a pruned copy of
@@ -156,7 +156,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		mem = memory.DefaultAllocator
 	}
 	br := &BatchReader{f: f, mem: mem, rows: rows, schema: schema.ToArrowSchema(proj),
-		needed: map[int]bool{}, zones: map[string]*time.Location{}}
+		needed: map[int]bool{}, zones: map[string]*time.Location{}, bufs: map[uint64][]byte{}}
 	var top []*node
 	if f.root.t.kind == kStruct {
 		top = f.root.children
@@ -248,6 +248,7 @@ func (r *BatchReader) Close() error {
 	r.cols = nil
 	r.st = stripe{}
 	r.raw = nil
+	r.bufs = nil
 	return nil
 }
 
@@ -335,11 +336,13 @@ func (r *BatchReader) loadStripe(i int) error {
 		if _, err := r.f.r.ReadAt(raw, int64(soff)); err != nil && err != io.EOF {
 			return withFile(fmt.Errorf("orc: reading stripe %d: %w", i, err), r.f.name)
 		}
-		b, err := r.f.tail.dec.decompress(nil, raw, maxStreamLen)
+		key := streamKey(int(s.column), s.kind)
+		b, err := r.f.tail.dec.decompress(r.bufs[key], raw, maxStreamLen)
 		if err != nil {
 			return cerr(soff, fmt.Sprintf("column %d %s stream", s.column, streamName(s.kind)), err)
 		}
-		st.streams[streamKey(int(s.column), s.kind)] = b
+		r.bufs[key] = b
+		st.streams[key] = b
 	}
 	r.st = st
 	for _, c := range r.cols {

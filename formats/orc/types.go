@@ -124,10 +124,14 @@ func makeField(n *node, name string) (*schema.Field, error) {
 	for _, k := range []string{attrIcebergID, attrPaimonID} {
 		if v, ok := t.attr(k); ok {
 			id, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || id < 0 {
+			if err != nil || id < -1 {
 				return nil, fmt.Errorf("type %d: attribute %s=%q is not a field id", n.col, k, v)
 			}
-			f.ID = id
+			// Paimon ≥ 1.0 writes paimon.id="-1" on the fields of its ORC
+			// manifests that have no field id: the same as no attribute.
+			if id >= 0 {
+				f.ID = id
+			}
 			break
 		}
 	}
