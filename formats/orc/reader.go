@@ -118,19 +118,19 @@ type BatchOptions struct {
 // BatchReader decodes the projected columns of a file stripe by stripe into
 // Arrow record batches.
 type BatchReader struct {
-	f       *File
-	mem     memory.Allocator
-	rows    int
-	schema  *arrow.Schema
-	cols    []column
-	needed  map[int]bool
-	stripe  int   // index of the next stripe to load
-	left    int64 // rows left in the loaded stripe
-	st      stripe
-	raw     []byte
-	closed  bool
-	zones   map[string]*time.Location
-	bufs    map[uint64][]byte // decompressed streams, reused stripe to stripe
+	f      *File
+	mem    memory.Allocator
+	rows   int
+	schema *arrow.Schema
+	cols   []column
+	needed map[int]bool
+	stripe int   // index of the next stripe to load
+	left   int64 // rows left in the loaded stripe
+	st     stripe
+	raw    []byte
+	closed bool
+	zones  map[string]*time.Location
+	bufs   map[uint64][]byte // decompressed streams, reused stripe to stripe
 }
 
 // NewBatchReader returns a reader of the leaves of proj, a pruned copy of
