@@ -2,6 +2,8 @@ package project
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -37,7 +39,7 @@ func NewPlan(file, read *schema.Schema, opts Options) (*Plan, error) {
 	p.proj = &schema.Schema{ID: file.ID, Fields: proj}
 	p.projArrow = schema.ToArrowSchema(p.proj)
 	p.out = schema.ToArrowSchema(read)
-	p.dropped = b.dropped
+	p.dropped = sortDropped(file, b.dropped)
 	p.passThrough = len(top) == len(proj)
 	for i, n := range top {
 		if n.act != actTake || n.src != i {
@@ -45,6 +47,21 @@ func NewPlan(file, read *schema.Schema, opts Options) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// sortDropped orders dropped file columns as the file schema lists them
+// (pre-order).
+func sortDropped(file *schema.Schema, ds []Dropped) []Dropped {
+	if len(ds) < 2 {
+		return ds
+	}
+	pos := make(map[string]int)
+	schema.Walk(file.Fields, func(path []string, _ *schema.Field) bool {
+		pos[strings.Join(path, ".")] = len(pos)
+		return true
+	})
+	sort.SliceStable(ds, func(i, j int) bool { return pos[ds[i].Path] < pos[ds[j].Path] })
+	return ds
 }
 
 type planBuilder struct {

@@ -64,3 +64,21 @@ not read from the file:
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// Dropped file columns are listed in file order, nested ones under their
+// parent's position.
+func TestExplainDroppedOrder(t *testing.T) {
+	file := sch(fld(1, "a", schema.Int), fld(2, "s", structOf(fld(3, "x", schema.Int), fld(4, "y", schema.Int))), fld(5, "z", schema.Int))
+	read := sch(fld(2, "s", structOf(fld(3, "x", schema.Int))))
+	p := mustPlan(t, file, read, Options{})
+	got := p.Explain().Dropped
+	want := []Dropped{{1, "a", "int"}, {4, "s.y", "int"}, {5, "z", "int"}}
+	if len(got) != len(want) {
+		t.Fatalf("Dropped = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("Dropped = %v, want %v", got, want)
+		}
+	}
+}
