@@ -91,6 +91,9 @@ func TestCorruptSchemaCaps(t *testing.T) {
 		"children past the end": func(els []schemaElement) { els[0].NumChildren.Set(1000) },
 		"negative children":     func(els []schemaElement) { els[0].NumChildren.Set(-1) },
 		"elements left over":    func(els []schemaElement) { els[0].NumChildren.Set(1) },
+		// Found by fuzzing: a nested group whose descendants run past the
+		// last element while its own count fits.
+		"descendants past the end": func(els []schemaElement) { elementNamed(t, els, "key_value").NumChildren.Set(4) },
 		"primitive root": func(els []schemaElement) {
 			els[0].NumChildren.Reset()
 			els[0].Type.Set(els[1].Type.V)

@@ -52,7 +52,7 @@ func TestRealPinned(t *testing.T) {
 	}, {
 		// Paimon TIMESTAMP(9) as INT96 (the table README's snapshot-2 rows
 		// dad, eat, fat), nanoseconds floored to microseconds.
-		file: "paimon-cpp/test/test_data/parquet/append_complex_data.db/append_complex_data/f1=10/bucket-0/data-35f2719c-ffae-4697-960e-af95a0b4bd51-1.parquet",
+		file:   "paimon-cpp/test/test_data/parquet/append_complex_data.db/append_complex_data/f1=10/bucket-0/data-35f2719c-ffae-4697-960e-af95a0b4bd51-1.parquet",
 		schema: "table {\n  0:f1: int\n  1:f2: int\n  2:f3: date\n  3:f4: timestamp\n  4:f5: decimal(23, 5)\n  5:f6: binary\n}",
 		want: [][]any{{int64(10), int64(10), int64(10)}, {int64(1), int64(1), int64(1)}, {int64(0), int64(100), nil},
 			{ts(1230422400000123), ts(1230422400000123), ts(-2240521239998999)},
@@ -169,7 +169,6 @@ func TestDifferentialHudiZips(t *testing.T) {
 	}
 	t.Logf("compared %d hudi base files", n)
 }
-
 
 // TestRealNestedIDs: Spark/Iceberg files carry ids on list elements and map
 // keys and values, not on the repeated groups (impala/EXPECTED.md:

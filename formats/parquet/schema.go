@@ -89,6 +89,9 @@ func (f *File) buildNode(els []schemaElement, pos *int, parent *node, depth int)
 	if depth > maxNestingDepth {
 		return nil, corruptf(f.name, -1, "schema", "schema nested deeper than %d", maxNestingDepth)
 	}
+	if *pos >= len(els) {
+		return nil, corruptf(f.name, -1, "schema", "schema elements end inside a group")
+	}
 	el := &els[*pos]
 	*pos++
 	n := &node{el: el, column: -1}
