@@ -283,3 +283,22 @@ func TestSlicedInput(t *testing.T) {
 		t.Errorf("got %s\nwant %s", recString(got), recString(want))
 	}
 }
+
+// A map whose value the file lacks (another value id) keeps its keys and
+// fills the values with nulls; a list whose element id differs keeps its
+// lengths and fills the elements.
+func TestMapValueAndListElementMissing(t *testing.T) {
+	file := sch(fld(1, "m", schema.NewMap(2, schema.String, 3, schema.Int, false)), fld(4, "l", schema.NewList(5, schema.Double, false)))
+	read := sch(fld(1, "m", schema.NewMap(2, schema.String, 6, schema.String, false)), fld(4, "l", schema.NewList(7, schema.Int, false)))
+	p := mustPlan(t, file, read, Options{})
+	applyJSON(t, p, `[{"m":[{"key":"a","value":1},{"key":"b","value":null}],"l":[1.5,null]},{"m":null,"l":[]},{"m":[],"l":null}]`,
+		`[{"m":[{"key":"a","value":null},{"key":"b","value":null}],"l":[null,null]},{"m":null,"l":[]},{"m":[],"l":null}]`)
+	if got := p.Explain().String(); got != `1 m: map<string, string>  ← m (map<string, int>)
+  2 key: required string  ← m.key (string)
+  6 value: string  null-filled: not in the file
+4 l: list<int>  ← l (list<double>), nulls and lengths from l.element
+  7 element: int  null-filled: not in the file
+` {
+		t.Errorf("explain:\n%s", got)
+	}
+}
