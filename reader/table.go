@@ -264,4 +264,3 @@ func partitionString(m map[int]any) string {
 	}
 	return strings.Join(parts, ",")
 }
-

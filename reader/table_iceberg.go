@@ -50,4 +50,3 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	}
 	return t, nil
 }
-

@@ -91,4 +91,3 @@ func withPaimonSystemFields(s *schema.Schema, ps *schema.PaimonSchema) *schema.S
 	out.Fields = append(out.Fields, s.Fields...)
 	return out
 }
-
