@@ -22,8 +22,8 @@ import (
 //
 // Apply returns an error matching [ErrBatchLayout] when rec does not match the
 // file projection, and a *[ValueError] when a cast meets a value that does
-// not fit (Paimon and Hudi rules only; the promotions of the Iceberg rules
-// cannot fail).
+// not fit (the casts of the Paimon and Hudi rules, and a date after
+// 2262-04-11 read as timestamp_ns; no other Iceberg promotion can fail).
 func (p *Plan) Apply(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
 	mem = defaultAllocator(mem)
 	if err := p.checkLayout(rec); err != nil {

@@ -41,7 +41,7 @@ func chooseConversion(f, t schema.PrimitiveType, in, out arrow.DataType) (action
 			mult = 86400_000_000_000
 		}
 		return actCast, func(in arrow.ArrayData, out arrow.DataType, mem memory.Allocator) (arrow.ArrayData, error) {
-			return dateToTimestamp(in, out, mem, mult), nil
+			return dateToTimestamp(in, out, mem, mult)
 		}
 	}
 	return actCast, castSlow
@@ -149,14 +149,31 @@ func loop[S, D number](in arrow.ArrayData, out arrow.DataType, mem memory.Alloca
 	return finish(in, out, mem, buf), nil
 }
 
-func dateToTimestamp(in arrow.ArrayData, out arrow.DataType, mem memory.Allocator, mult int64) arrow.ArrayData {
+// maxNanosDays is the last day whose midnight fits int64 nanoseconds
+// (2262-04-11).
+const maxNanosDays = 106751
+
+func dateToTimestamp(in arrow.ArrayData, out arrow.DataType, mem memory.Allocator, mult int64) (arrow.ArrayData, error) {
 	src := values[int32](in)
 	buf, dst := newValues[int64](mem, in.Len())
 	dst = dst[:len(src)]
+	var lo, hi int32
 	for i, v := range src {
 		dst[i] = int64(v) * mult
+		lo, hi = min(lo, v), max(hi, v)
 	}
-	return finish(in, out, mem, buf)
+	if mult > microsPerDay && (hi > maxNanosDays || lo < -maxNanosDays) {
+		// Only a valid slot counts: a null slot may hold anything.
+		arr := array.MakeFromData(in)
+		defer arr.Release()
+		for i, v := range src {
+			if (v > maxNanosDays || v < -maxNanosDays) && arr.IsValid(i) {
+				buf.Release()
+				return nil, &castError{row: i, value: val{k: vDate, i: int64(v)}.String(), err: ErrValueOutOfRange}
+			}
+		}
+	}
+	return finish(in, out, mem, buf), nil
 }
 
 func finish(in arrow.ArrayData, out arrow.DataType, mem memory.Allocator, vals *memory.Buffer) arrow.ArrayData {

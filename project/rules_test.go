@@ -199,6 +199,8 @@ func TestValueErrors(t *testing.T) {
 			`project: file "p.parquet": field 1 (c), row 0: value does not fit the read type: 99.99 as decimal(3, 1) (file type decimal(10, 2))`},
 		{Paimon, schema.Double, schema.Long, `[1e300]`, ErrValueOutOfRange,
 			`project: file "p.parquet": field 1 (c), row 0: value does not fit the read type: 1.0E300 as long (file type double)`},
+		{IcebergV3, schema.Date, schema.TimestampNs, `["2262-04-11","2262-04-12"]`, ErrValueOutOfRange,
+			`project: file "p.parquet": field 1 (c), row 1: value does not fit the read type: 2262-04-12 as timestamp_ns (file type date)`},
 		{Hudi, schema.Int, schema.Decimal(3, 2), `[1,10]`, ErrValueOutOfRange,
 			`project: file "p.parquet": field 1 (c), row 1: value does not fit the read type: 10 as decimal(3, 2) (file type int)`},
 	}
