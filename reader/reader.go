@@ -62,7 +62,7 @@ type Options struct {
 func Open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (array.RecordReader, error) {
 	rr, err := open(ctx, r, size, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", fileLabel(opts.Name), err)
+		return nil, withFile(opts.Name, err)
 	}
 	return rr, nil
 }
@@ -97,11 +97,11 @@ func OpenFile(ctx context.Context, path string, opts Options) (array.RecordReade
 func Plan(r io.ReaderAt, size int64, opts Options) (*project.Plan, error) {
 	dec, _, err := openDecoder(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", fileLabel(opts.Name), err)
+		return nil, withFile(opts.Name, err)
 	}
 	p, _, err := plan(dec, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", fileLabel(opts.Name), err)
+		return nil, withFile(opts.Name, err)
 	}
 	return p, nil
 }
@@ -179,6 +179,7 @@ type fileReader struct {
 	cur    arrow.RecordBatch
 	err    error
 	done   bool
+	rows   int64 // rows returned so far: the file row of the next batch's first
 	closer io.Closer
 }
 
@@ -231,7 +232,7 @@ func (r *fileReader) Next() bool {
 			return false
 		}
 		if err != nil {
-			r.err = fmt.Errorf("%s: %w", fileLabel(r.name), err)
+			r.err = withFile(r.name, err)
 			return false
 		}
 		if b.NumRows() == 0 {
@@ -239,11 +240,17 @@ func (r *fileReader) Next() bool {
 			continue
 		}
 		out, err := r.plan.Apply(b, r.mem)
+		n := b.NumRows()
 		b.Release()
 		if err != nil {
-			r.err = fmt.Errorf("%s: %w", fileLabel(r.name), err)
+			var ve *project.ValueError
+			if errors.As(err, &ve) {
+				ve.Row += r.rows // Apply counts rows from the batch's first
+			}
+			r.err = withFile(r.name, err)
 			return false
 		}
+		r.rows += n
 		r.cur = out
 		return true
 	}
@@ -255,3 +262,13 @@ func (r *fileReader) RecordBatch() arrow.RecordBatch { return r.cur }
 func (r *fileReader) Record() arrow.RecordBatch { return r.cur }
 
 func (r *fileReader) Err() error { return r.err }
+
+// withFile names the file in err, unless the plan's error already does.
+func withFile(name string, err error) error {
+	var fe *project.FieldError
+	var ve *project.ValueError
+	if (errors.As(err, &fe) && fe.File != "") || (errors.As(err, &ve) && ve.File != "") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", fileLabel(name), err)
+}
