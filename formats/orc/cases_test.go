@@ -45,8 +45,8 @@ func TestCaseA16(t *testing.T) {
 func TestCaseA17(t *testing.T) {
 	mk := func(idOnA bool) *File {
 		fx := &fxFile{comp: compNone, rows: 1,
-			types: []fxType{{kind: kStruct, sub: []uint32{1, 2}, names: []string{"a", "b"}}, {kind: kInt}, {kind: kString}},
-			enc:   []uint64{encDirect, encDirect, encDirect},
+			types:   []fxType{{kind: kStruct, sub: []uint32{1, 2}, names: []string{"a", "b"}}, {kind: kInt}, {kind: kString}},
+			enc:     []uint64{encDirect, encDirect, encDirect},
 			streams: []fxStream{{1, sData, encV1(true, 1)}, {2, sData, []byte("x")}, {2, sLength, encV1(false, 1)}}}
 		if idOnA {
 			fx.types[1].attrs = [][2]string{{attrIcebergID, "1"}}
