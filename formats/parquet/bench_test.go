@@ -165,15 +165,16 @@ func benchFile(b *testing.B, name string) []byte {
 }
 
 func benchLakecat(b *testing.B, data []byte) {
-	f, err := Open(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	rows := f.NumRows()
+	var rows int64
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		f, err := Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = f.NumRows()
 		br, err := f.NewBatchReader(f.Schema(), BatchOptions{})
 		if err != nil {
 			b.Fatal(err)

@@ -99,6 +99,7 @@ type leafReader struct {
 	valid      growBuf // flat optional columns: validity bitmap built while reading
 	nulls      int     // flat optional columns: null entries in the batch
 	hint       [3]int  // sizes of the last batch's buffers, reserved up front
+	keepLevels bool    // collect bdef/brep: nested leaves and leaves whose levels a struct needs
 }
 
 // growBuf is an allocator-backed buffer that grows geometrically.
@@ -540,9 +541,14 @@ func (lr *leafReader) take(start, end int) error {
 	cnt := n
 	if lr.maxDef > 0 {
 		d := lr.def[start:end]
-		lr.bdef = append(lr.bdef, d...)
-		if lr.maxRep > 0 {
-			lr.brep = append(lr.brep, lr.rep[start:end]...)
+		if lr.keepLevels {
+			lr.bdef = append(lr.bdef, d...)
+			if lr.maxRep > 0 {
+				lr.brep = append(lr.brep, lr.rep[start:end]...)
+			}
+		}
+		if lr.maxRep == 0 {
+			return lr.takeFlat(start, end)
 		}
 		cnt = 0
 		md := lr.maxDef
@@ -552,29 +558,27 @@ func (lr *leafReader) take(start, end int) error {
 			}
 		}
 	}
-	if lr.maxRep == 0 && lr.maxDef > 0 {
-		return lr.takeFlat(start, end, cnt)
-	}
 	if cnt == 0 {
 		return nil
 	}
 	return lr.takeDense(cnt)
 }
 
-// takeFlat appends entries [start, end) of a flat optional column, cnt of
-// them defined, placing values straight at their row positions and setting
-// validity bits as it goes.
-func (lr *leafReader) takeFlat(start, end, cnt int) error {
+// takeFlat appends entries [start, end) of a flat optional column, placing
+// values straight at their row positions and setting validity bits as it
+// goes.
+func (lr *leafReader) takeFlat(start, end int) error {
 	n := end - start
 	base := lr.entries - n
 	d := lr.def[start:end]
 	md := lr.maxDef
-	if cnt > 0 {
-		bits := lr.valid.b.Bytes()
-		for j, x := range d {
-			if x == md {
-				bitutil.SetBit(bits, base+j)
-			}
+	bits := lr.valid.b.Bytes()
+	cnt := 0
+	for j, x := range d {
+		if x == md {
+			k := base + j
+			bits[k>>3] |= 1 << (k & 7)
+			cnt++
 		}
 	}
 	lr.nulls += n - cnt

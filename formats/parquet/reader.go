@@ -100,6 +100,15 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	return br, nil
 }
 
+func isTopLevel(root, ln *lnode) bool {
+	for _, c := range root.children {
+		if c == ln {
+			return true
+		}
+	}
+	return false
+}
+
 func findChild(ln *lnode, name string) *lnode {
 	for _, c := range ln.children {
 		if c.field.Name == name {
@@ -119,6 +128,9 @@ func (br *BatchReader) leafFor(ln *lnode, byCol map[int]*leafReader) (*leafReade
 	}
 	lr := &leafReader{f: br.f, ln: ln, conv: ln.conv, col: col, mem: br.mem,
 		maxDef: byte(ln.phys.defLevel), maxRep: byte(ln.phys.repLevel)}
+	// Flat top-level leaves build their validity while reading; every other
+	// leaf keeps its levels for the assembly of its ancestors.
+	lr.keepLevels = ln.r != 0 || ln.p != 0 || ln.phys.repLevel > 0 || !isTopLevel(br.f.lroot, ln)
 	if ln.conv.path == "" {
 		ln.conv.path = ln.phys.path
 	}
