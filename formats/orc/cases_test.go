@@ -2,6 +2,7 @@ package orc
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -63,5 +64,35 @@ func TestCaseA17(t *testing.T) {
 	}
 	if s := mk(true).Schema(); s.Fields[0].ID != 1 || s.Fields[1].ID != schema.NoID {
 		t.Errorf("partial attributes: %s", s)
+	}
+}
+
+// TestTimestampNanoRange checks that a timestamp beyond year 2262 read as
+// nanoseconds is refused rather than wrapped, and read as microseconds
+// (Iceberg attribute) is exact.
+func TestTimestampNanoRange(t *testing.T) {
+	far := int64(4102444800*3) - orcEpoch // about year 2359
+	mk := func(attrs [][2]string) *File {
+		fx := &fxFile{comp: compNone, rows: 1, types: []fxType{{kind: kTimestampInstant, attrs: attrs}},
+			enc: []uint64{encDirectV2}, streams: []fxStream{{0, sData, encV2(true, far)}, {0, sSecondary, encV2(false, 0)}}}
+		b := fx.bytes(t)
+		f, err := Open(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	if err := fuzzDecode(func() []byte {
+		fx := &fxFile{comp: compNone, rows: 1, types: []fxType{{kind: kTimestampInstant}},
+			enc: []uint64{encDirectV2}, streams: []fxStream{{0, sData, encV2(true, far)}, {0, sSecondary, encV2(false, 0)}}}
+		return fx.bytes(t)
+	}(), memory.NewGoAllocator()); !errors.Is(err, ErrUnsupported) || errors.Is(err, ErrCorrupt) {
+		t.Errorf("nanoseconds: %v", err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	f := mk([][2]string{{attrIcebergTSUnit, "MICROS"}})
+	if got := readRaw(t, f, f.Schema(), mem, 0)["_col0"]; got != "[12307334400000000]" {
+		t.Errorf("microseconds: %s", got)
 	}
 }

@@ -238,6 +238,9 @@ func (r *BatchReader) wrap(err error) error {
 	if errors.As(err, &ce) {
 		return err
 	}
+	if errors.Is(err, ErrUnsupported) {
+		return withFile(fmt.Errorf("orc: stripe %d: %w", r.st.idx, err), r.f.name)
+	}
 	return &CorruptError{File: r.f.name, Offset: int64(s.offset), Section: fmt.Sprintf("stripe %d", r.st.idx), Err: err}
 }
 

@@ -63,22 +63,25 @@ func (c *timestampColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 		if ns < 0 || ns > 999_999_999 {
 			return nil, c.errf("%w: nanoseconds %d", ErrCorrupt, ns)
 		}
-		var sec int64
-		if utc {
-			sec = s + orcEpoch
-		} else {
-			// The writer counted seconds from 2015-01-01 00:00:00 in its
-			// zone; the wall clock is that instant seen in the zone.
-			inst := s + base
+		// The writer counted seconds from 2015-01-01 00:00:00 in its zone.
+		// Writers before ORC-763 truncated negative seconds toward zero;
+		// readers take one second off when the nanoseconds carry millis,
+		// on the writer's instant, before any zone shift (as the Java and
+		// C++ readers do).
+		inst := s + base
+		if inst < 0 && ns > 999_999 {
+			inst--
+		}
+		sec := inst
+		if !utc {
+			// The wall clock is that instant seen in the writer's zone.
 			_, off := time.Unix(inst, 0).In(c.loc).Zone()
 			sec = inst + int64(off)
 		}
-		// Writers before ORC-763 truncated negative seconds toward zero;
-		// readers take one second off when the nanoseconds carry millis.
-		if sec < 0 && ns > 999_999 {
-			sec--
-		}
 		if c.n.tsNanos {
+			if sec < minNanoSec || sec > maxNanoSec {
+				return nil, c.errf("%w: timestamp %d s outside the range of int64 nanoseconds (1677-09-21 to 2262-04-11)", ErrUnsupported, sec)
+			}
 			c.out[i] = sec*1_000_000_000 + ns
 		} else {
 			c.out[i] = sec*1_000_000 + ns/1000
@@ -88,6 +91,12 @@ func (c *timestampColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	scatter(arrow.Int64Traits.CastFromBytes(buf.Bytes()), c.out, valid)
 	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
 }
+
+// The seconds whose nanosecond timestamps fit an int64.
+const (
+	minNanoSec = -9223372036
+	maxNanoSec = 9223372035
+)
 
 // decodeNanos undoes the trailing-zero encoding of the nanoseconds.
 func decodeNanos(v int64) int64 {
