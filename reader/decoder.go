@@ -7,13 +7,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/formats/avro"
 	"github.com/lakecat/lakecat/formats/orc"
 	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/schema"
 )
 
 // decoder is what reader needs of a format package's File. Both
-// formats/parquet and formats/orc satisfy it through the small adapters
+// formats/parquet, formats/orc and formats/avro satisfy it through the small adapters
 // below; the formats do not import reader.
 type decoder interface {
 	Schema() *schema.Schema
@@ -40,6 +41,12 @@ func (d orcDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (b
 	return d.NewBatchReader(proj, orc.BatchOptions{BatchRows: n, Allocator: mem})
 }
 
+type avroDecoder struct{ *avro.File }
+
+func (d avroDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (batchSource, error) {
+	return d.NewBatchReader(proj, avro.BatchOptions{BatchRows: n, Allocator: mem})
+}
+
 func openDecoder(r io.ReaderAt, size int64) (decoder, Format, error) {
 	f, err := DetectFormat(r, size)
 	if err != nil {
@@ -52,6 +59,12 @@ func openDecoder(r io.ReaderAt, size int64) (decoder, Format, error) {
 			return nil, f, err
 		}
 		return parquetDecoder{pf}, f, nil
+	case FormatAvro:
+		af, err := avro.Open(r, size)
+		if err != nil {
+			return nil, f, err
+		}
+		return avroDecoder{af}, f, nil
 	default:
 		of, err := orc.Open(r, size)
 		if err != nil {

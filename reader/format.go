@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/lakecat/lakecat/formats/avro"
 )
 
 // Format is a data file format, detected by magic bytes.
@@ -14,22 +16,25 @@ const (
 	FormatUnknown Format = iota
 	FormatParquet        // "PAR1" at the start and the end (Parquet format spec, "File format")
 	FormatORC            // "ORC" at the start (ORC v1 spec, "File Tail"; a 0.11 Hive file also starts with it)
+	FormatAvro           // "Obj\x01" at the start (Avro spec, "Object Container Files")
 )
 
-// String returns "parquet", "orc" or "unknown".
+// String returns "parquet", "orc", "avro" or "unknown".
 func (f Format) String() string {
 	switch f {
 	case FormatParquet:
 		return "parquet"
 	case FormatORC:
 		return "orc"
+	case FormatAvro:
+		return "avro"
 	}
 	return "unknown"
 }
 
 // DetectFormat reads the first and last bytes of a file of size bytes and
-// reports its format. A file that is neither Parquet nor ORC, or too short to
-// be either, returns [ErrUnknownFormat].
+// reports its format. A file that is neither Parquet, ORC nor Avro, or too
+// short to be one, returns [ErrUnknownFormat].
 func DetectFormat(r io.ReaderAt, size int64) (Format, error) {
 	var head [4]byte
 	if size < 3 {
@@ -54,6 +59,8 @@ func DetectFormat(r io.ReaderAt, size int64) (Format, error) {
 		return FormatParquet, nil
 	case n >= 3 && bytes.Equal(head[:3], []byte("ORC")):
 		return FormatORC, nil
+	case n >= 4 && bytes.Equal(head[:4], []byte(avro.Magic)):
+		return FormatAvro, nil
 	}
 	return FormatUnknown, fmt.Errorf("%w: magic %q", ErrUnknownFormat, head[:n])
 }

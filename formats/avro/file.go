@@ -1,0 +1,285 @@
+package avro
+
+import (
+	"bytes"
+	"compress/bzip2"
+	"compress/flate"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+
+	"github.com/hamba/avro/v2"
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/lakecat/lakecat/schema"
+)
+
+// Magic is the first four bytes of an Avro object container file.
+const Magic = "Obj\x01"
+
+// Option configures [Open].
+type Option func(*config)
+
+type config struct{ name string }
+
+// WithName names the file in errors.
+func WithName(name string) Option { return func(c *config) { c.name = name } }
+
+// File is an open Avro object container file.
+type File struct {
+	r       io.ReaderAt
+	size    int64
+	name    string
+	codec   string
+	sync    [16]byte
+	dataOff int64 // offset of the first block
+	schema  *schema.Schema
+	nodes   []*node
+	meta    map[string][]byte
+	numRows int64 // -1 until counted
+}
+
+// Open reads the container header of the file r of size bytes: the magic,
+// the metadata map (avro.schema, avro.codec) and the sync marker. Data
+// blocks are read by the batch reader. It returns an error matching
+// [ErrCorrupt] for a malformed header or schema, and [ErrUnsupported] for an
+// unknown codec or a schema this package does not map.
+func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	f := &File{r: r, size: size, name: c.name, numRows: -1}
+	if size < int64(len(Magic))+1+16 {
+		return nil, corruptf(c.name, 0, "magic", "file of %d bytes is too short for an Avro container", size)
+	}
+	// Read the header in growing chunks until it parses (the schema JSON
+	// may be large), up to maxHeaderBytes.
+	n := int64(64 << 10)
+	for {
+		n = min(n, size, maxHeaderBytes)
+		b := make([]byte, n)
+		if _, err := r.ReadAt(b, 0); err != nil && err != io.EOF {
+			return nil, fmt.Errorf("avro: %s: reading header: %w", c.name, err)
+		}
+		if string(b[:4]) != Magic {
+			return nil, corruptf(c.name, 0, "magic", "magic %q, want %q", b[:4], Magic)
+		}
+		err := f.parseHeader(b)
+		if err == nil {
+			break
+		}
+		if err != errShort || n == size || n == maxHeaderBytes {
+			if err == errShort && n == maxHeaderBytes {
+				return nil, corruptf(c.name, 0, "header", "header larger than the %d-byte cap", maxHeaderBytes)
+			}
+			return nil, corruptf(c.name, 4, "header", "%v", err)
+		}
+		n *= 4
+	}
+	switch f.codec {
+	case "", "null", "deflate", "snappy", "zstandard", "bzip2":
+	default:
+		return nil, unsupportedf("%s: codec %q", c.name, f.codec)
+	}
+	as, err := avro.ParseWithCache(string(f.meta["avro.schema"]), "", &avro.SchemaCache{})
+	if err != nil {
+		return nil, corruptf(c.name, 4, "schema", "%v", err)
+	}
+	f.schema, f.nodes, err = convertSchema(as)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.name, err)
+	}
+	return f, nil
+}
+
+// parseHeader reads the metadata map and the sync marker from b, which
+// starts with the magic.
+func (f *File) parseHeader(b []byte) error {
+	r := &buf{b: b, off: 4}
+	meta := map[string][]byte{}
+	for {
+		cnt, err := r.blockCount()
+		if err != nil {
+			return err
+		}
+		if cnt == 0 {
+			break
+		}
+		for i := int64(0); i < cnt; i++ {
+			k, err := r.bytes()
+			if err != nil {
+				return err
+			}
+			v, err := r.bytes()
+			if err != nil {
+				return err
+			}
+			meta[string(k)] = bytes.Clone(v)
+		}
+	}
+	s, err := r.fixed(16)
+	if err != nil {
+		return err
+	}
+	if _, ok := meta["avro.schema"]; !ok {
+		return valueError("no avro.schema in the header")
+	}
+	copy(f.sync[:], s)
+	f.meta, f.codec, f.dataOff = meta, string(meta["avro.codec"]), int64(r.off)
+	return nil
+}
+
+// Schema returns the file schema: ids from the Avro field-id, element-id,
+// key-id and value-id properties, schema.NoID where absent.
+func (f *File) Schema() *schema.Schema { return f.schema }
+
+// Metadata returns the value of a header metadata key ("avro.schema",
+// "avro.codec", or a writer's own keys), or nil.
+func (f *File) Metadata(key string) []byte { return f.meta[key] }
+
+// Codec returns the block codec ("null" when none is named).
+func (f *File) Codec() string {
+	if f.codec == "" {
+		return "null"
+	}
+	return f.codec
+}
+
+// NumRows returns the number of records, counted from the block headers
+// (an Avro container does not store the total): the first call reads every
+// block header (a few bytes per block); a malformed block gives -1 (the
+// batch reader reports the error).
+func (f *File) NumRows() int64 {
+	if f.numRows >= 0 {
+		return f.numRows
+	}
+	var total int64
+	off := f.dataOff
+	for off < f.size {
+		cnt, size, hdr, err := f.blockHeader(off)
+		if err != nil {
+			return -1
+		}
+		total += cnt
+		off += int64(hdr) + size + 16
+	}
+	f.numRows = total
+	return total
+}
+
+// blockHeader reads the record count and byte size of the block at off and
+// the length in bytes of those two varints.
+func (f *File) blockHeader(off int64) (count, size int64, hdrLen int, err error) {
+	var b [20]byte
+	n := min(int64(len(b)), f.size-off)
+	if _, err := f.r.ReadAt(b[:n], off); err != nil && err != io.EOF {
+		return 0, 0, 0, fmt.Errorf("avro: %s: %w", f.name, err)
+	}
+	r := &buf{b: b[:n]}
+	if count, err = r.long(); err == nil {
+		size, err = r.long()
+	}
+	if err != nil {
+		return 0, 0, 0, corruptf(f.name, off, "block", "header: %v", err)
+	}
+	switch {
+	case count < 0 || count > maxBlockRows:
+		return 0, 0, 0, corruptf(f.name, off, "block", "record count %d", count)
+	case size < 0 || size > maxBlockBytes || size+int64(r.off)+16 > f.size-off:
+		return 0, 0, 0, corruptf(f.name, off, "block", "size %d bytes (%d bytes left in the file)", size, f.size-off)
+	}
+	return count, size, r.off, nil
+}
+
+// readBlock reads the block at off, checks its sync marker and returns its
+// decompressed bytes, its record count and the offset of the next block.
+func (f *File) readBlock(off int64, rawBuf *[]byte, dst []byte, zd **zstd.Decoder) ([]byte, int64, int64, error) {
+	cnt, size, hdr, err := f.blockHeader(off)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	raw := grow(*rawBuf, int(size)+16)
+	*rawBuf = raw
+	if _, err := f.r.ReadAt(raw, off+int64(hdr)); err != nil && err != io.EOF {
+		return nil, 0, 0, fmt.Errorf("avro: %s: %w", f.name, err)
+	}
+	if !bytes.Equal(raw[size:], f.sync[:]) {
+		return nil, 0, 0, corruptf(f.name, off+int64(hdr)+size, "block", "sync marker does not match the header's")
+	}
+	data := raw[:size]
+	next := off + int64(hdr) + size + 16
+	switch f.codec {
+	case "", "null":
+		return data, cnt, next, nil
+	case "deflate":
+		out, err := readCapped(flate.NewReader(bytes.NewReader(data)), dst)
+		if err != nil {
+			return nil, 0, 0, corruptf(f.name, off, "block", "deflate: %v", err)
+		}
+		return out, cnt, next, nil
+	case "bzip2":
+		out, err := readCapped(bzip2.NewReader(bytes.NewReader(data)), dst)
+		if err != nil {
+			return nil, 0, 0, corruptf(f.name, off, "block", "bzip2: %v", err)
+		}
+		return out, cnt, next, nil
+	case "snappy":
+		// Snappy block followed by the CRC-32 (big-endian) of the
+		// uncompressed bytes (Avro spec, "Required Codecs").
+		if len(data) < 4 {
+			return nil, 0, 0, corruptf(f.name, off, "block", "snappy block of %d bytes", len(data))
+		}
+		body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
+		n, err := s2.DecodedLen(body)
+		if err != nil || n > maxBlockBytes {
+			return nil, 0, 0, corruptf(f.name, off, "block", "snappy: decoded length %d: %v", n, err)
+		}
+		out, err := s2.Decode(grow(dst, n), body)
+		if err != nil {
+			return nil, 0, 0, corruptf(f.name, off, "block", "snappy: %v", err)
+		}
+		if crc32.ChecksumIEEE(out) != sum {
+			return nil, 0, 0, corruptf(f.name, off, "block", "snappy: CRC-32 mismatch")
+		}
+		return out, cnt, next, nil
+	case "zstandard":
+		if *zd == nil {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxBlockBytes))
+			if err != nil {
+				return nil, 0, 0, err
+			}
+			*zd = d
+		}
+		out, err := (*zd).DecodeAll(data, dst[:0])
+		if err != nil {
+			return nil, 0, 0, corruptf(f.name, off, "block", "zstandard: %v", err)
+		}
+		if len(out) > maxBlockBytes {
+			return nil, 0, 0, corruptf(f.name, off, "block", "zstandard: over the %d-byte cap", maxBlockBytes)
+		}
+		return out, cnt, next, nil
+	}
+	return nil, 0, 0, unsupportedf("codec %q", f.codec)
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	return make([]byte, n)
+}
+
+func readCapped(r io.Reader, dst []byte) ([]byte, error) {
+	w := bytes.NewBuffer(dst[:0])
+	n, err := w.ReadFrom(io.LimitReader(r, maxBlockBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > maxBlockBytes {
+		return nil, fmt.Errorf("decompressed block over the %d-byte cap", maxBlockBytes)
+	}
+	return w.Bytes(), nil
+}

@@ -1,0 +1,293 @@
+package avro
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/hamba/avro/v2"
+
+	"github.com/lakecat/lakecat/schema"
+)
+
+// conv says how an Avro value becomes the Arrow value of its schema type.
+type conv uint8
+
+const (
+	convPlain       conv = iota // same representation
+	convMillis                  // long milliseconds → microseconds
+	convUUIDString              // string uuid → 16 bytes
+	convEnum                    // enum index → symbol string
+	convDecimalFix              // fixed big-endian two's complement → decimal128
+	convDecimalByte             // bytes big-endian two's complement → decimal128
+)
+
+// node is the file schema tree with what decoding needs of the Avro side.
+type node struct {
+	field    *schema.Field // the schema field (its Type mirrors the Avro type)
+	avro     avro.Schema   // the non-null Avro schema
+	nullIdx  int           // branch index of null in a ["null", T] union, -1 when not a union
+	conv     conv
+	children []*node // record fields; list: [element]; map: [key, value]
+	arrayMap bool    // a map stored as an array of key/value records
+}
+
+// convertSchema turns the top-level record of an Avro schema into a
+// schema.Schema and the decoding tree.
+func convertSchema(s avro.Schema) (*schema.Schema, []*node, error) {
+	rs, ok := s.(*avro.RecordSchema)
+	if !ok {
+		return nil, nil, unsupportedf("top-level schema is %s, not a record", s.Type())
+	}
+	nodes, err := convertRecord(rs, "", 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fields := make([]*schema.Field, len(nodes))
+	for i, n := range nodes {
+		fields[i] = n.field
+	}
+	return schema.New(0, fields...), nodes, nil
+}
+
+func convertRecord(rs *avro.RecordSchema, path string, depth int) ([]*node, error) {
+	var out []*node
+	for _, f := range rs.Fields() {
+		p := f.Name()
+		if path != "" {
+			p = path + "." + p
+		}
+		n, err := convertNode(f.Type(), f.Name(), propID(f.Prop("field-id")), p, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// propID reads an id property (a JSON number, or a string holding one), or
+// returns schema.NoID.
+func propID(v any) int {
+	switch x := v.(type) {
+	case float64:
+		if x == float64(int32(x)) && x >= 0 {
+			return int(x)
+		}
+	case int:
+		if x >= 0 {
+			return x
+		}
+	case int64:
+		if x >= 0 && x <= 1<<31-1 {
+			return int(x)
+		}
+	case json.Number:
+		if n, err := strconv.ParseInt(string(x), 10, 32); err == nil && n >= 0 {
+			return int(n)
+		}
+	case string:
+		if n, err := strconv.ParseInt(x, 10, 32); err == nil && n >= 0 {
+			return int(n)
+		}
+	}
+	return schema.NoID
+}
+
+func deref(s avro.Schema) avro.Schema {
+	if r, ok := s.(*avro.RefSchema); ok {
+		return r.Schema()
+	}
+	return s
+}
+
+// convertNode converts one Avro type at path into a node whose field has
+// the given name and id.
+func convertNode(s avro.Schema, name string, id int, path string, depth int) (*node, error) {
+	if depth > maxDepth {
+		return nil, unsupportedf("%s: schema nested deeper than %d levels", path, maxDepth)
+	}
+	n := &node{nullIdx: -1}
+	s = deref(s)
+	required := true
+	if u, ok := s.(*avro.UnionSchema); ok {
+		types := u.Types()
+		switch {
+		case len(types) == 2 && types[0].Type() == avro.Null && types[1].Type() != avro.Null:
+			n.nullIdx, s = 0, deref(types[1])
+		case len(types) == 2 && types[1].Type() == avro.Null && types[0].Type() != avro.Null:
+			n.nullIdx, s = 1, deref(types[0])
+		case len(types) == 1 && types[0].Type() != avro.Null:
+			s = deref(types[0]) // index 0 is always read
+			n.nullIdx = -2      // a union index to read, never null
+		default:
+			return nil, unsupportedf("%s: union %s (only a union of null and one type is read)", path, u.String())
+		}
+		if n.nullIdx >= 0 {
+			required = false
+		}
+	}
+	n.avro = s
+	f := &schema.Field{ID: id, Name: name, Required: required}
+	n.field = f
+	switch t := s.(type) {
+	case *avro.PrimitiveSchema:
+		typ, c, err := primitiveType(t, path)
+		if err != nil {
+			return nil, err
+		}
+		f.Type, n.conv = typ, c
+	case *avro.FixedSchema:
+		switch l := t.Logical().(type) {
+		case *avro.DecimalLogicalSchema:
+			if l.Precision() > 38 || t.Size() > 16 {
+				return nil, unsupportedf("%s: decimal(%d, %d) in fixed[%d] is wider than 38 digits", path, l.Precision(), l.Scale(), t.Size())
+			}
+			f.Type, n.conv = schema.Decimal(l.Precision(), l.Scale()), convDecimalFix
+		default:
+			if t.Size() == 16 && logicalName(t.Logical(), t) == "uuid" {
+				f.Type = schema.UUID
+			} else {
+				f.Type = schema.Fixed(t.Size())
+			}
+		}
+	case *avro.EnumSchema:
+		f.Type, n.conv = schema.String, convEnum
+	case *avro.RecordSchema:
+		kids, err := convertRecord(t, path, depth)
+		if err != nil {
+			return nil, err
+		}
+		st := &schema.StructType{}
+		for _, k := range kids {
+			st.Fields = append(st.Fields, k.field)
+		}
+		f.Type, n.children = st, kids
+	case *avro.ArraySchema:
+		items := deref(t.Items())
+		if rs, ok := items.(*avro.RecordSchema); ok && isKeyValueRecord(rs, t) {
+			fs := rs.Fields()
+			k, err := convertNode(fs[0].Type(), "key", propID(fs[0].Prop("field-id")), path+".key", depth+1)
+			if err != nil {
+				return nil, err
+			}
+			v, err := convertNode(fs[1].Type(), "value", propID(fs[1].Prop("field-id")), path+".value", depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if !k.field.Required {
+				return nil, unsupportedf("%s: map with optional keys", path)
+			}
+			f.Type, n.children, n.arrayMap = &schema.MapType{Key: k.field, Value: v.field}, []*node{k, v}, true
+			break
+		}
+		e, err := convertNode(t.Items(), "element", propID(t.Prop("element-id")), path+".element", depth+1)
+		if err != nil {
+			return nil, err
+		}
+		f.Type, n.children = &schema.ListType{Element: e.field}, []*node{e}
+	case *avro.MapSchema:
+		k := &node{nullIdx: -1, field: &schema.Field{ID: propID(t.Prop("key-id")), Name: "key", Type: schema.String, Required: true}}
+		v, err := convertNode(t.Values(), "value", propID(t.Prop("value-id")), path+".value", depth+1)
+		if err != nil {
+			return nil, err
+		}
+		f.Type, n.children = &schema.MapType{Key: k.field, Value: v.field}, []*node{k, v}
+	default:
+		return nil, unsupportedf("%s: Avro type %s", path, s.Type())
+	}
+	return n, nil
+}
+
+// isKeyValueRecord reports whether an array's items are the key/value
+// records of an Iceberg map with non-string keys (Iceberg spec, Appendix A:
+// logicalType "map" on the array, a record with fields "key" and "value").
+func isKeyValueRecord(rs *avro.RecordSchema, arr *avro.ArraySchema) bool {
+	fs := rs.Fields()
+	if len(fs) != 2 || fs[0].Name() != "key" || fs[1].Name() != "value" {
+		return false
+	}
+	if lt, ok := arr.Prop("logicalType").(string); ok {
+		return lt == "map"
+	}
+	// hamba/avro may drop an unknown logicalType; Iceberg names the record
+	// k<key-id>_v<value-id>.
+	return rs.Name() == fmt.Sprintf("k%d_v%d", propID(fs[0].Prop("field-id")), propID(fs[1].Prop("field-id")))
+}
+
+// logicalName returns the logicalType of s, whether or not hamba/avro
+// recognised it.
+func logicalName(l avro.LogicalSchema, s interface{ Prop(string) any }) string {
+	if l != nil {
+		return string(l.Type())
+	}
+	if v, ok := s.Prop("logicalType").(string); ok {
+		return v
+	}
+	return ""
+}
+
+func primitiveType(t *avro.PrimitiveSchema, path string) (schema.Type, conv, error) {
+	lt := logicalName(t.Logical(), t)
+	utc := true
+	if v, ok := t.Prop("adjust-to-utc").(bool); ok {
+		utc = v
+	}
+	switch t.Type() {
+	case avro.Boolean:
+		return schema.Boolean, convPlain, nil
+	case avro.Int:
+		if lt == "date" {
+			return schema.Date, convPlain, nil
+		}
+		if lt == "time-millis" {
+			return nil, 0, unsupportedf("%s: int/time-millis", path)
+		}
+		return schema.Int, convPlain, nil
+	case avro.Long:
+		switch lt {
+		case "time-micros":
+			return schema.Time, convPlain, nil
+		case "timestamp-micros":
+			return pick(utc, schema.TimestampTz, schema.Timestamp), convPlain, nil
+		case "local-timestamp-micros":
+			return schema.Timestamp, convPlain, nil
+		case "timestamp-millis":
+			return pick(utc, schema.TimestampTz, schema.Timestamp), convMillis, nil
+		case "local-timestamp-millis":
+			return schema.Timestamp, convMillis, nil
+		case "timestamp-nanos":
+			return pick(utc, schema.TimestampTzNs, schema.TimestampNs), convPlain, nil
+		case "local-timestamp-nanos":
+			return schema.TimestampNs, convPlain, nil
+		}
+		return schema.Long, convPlain, nil
+	case avro.Float:
+		return schema.Float, convPlain, nil
+	case avro.Double:
+		return schema.Double, convPlain, nil
+	case avro.String:
+		if lt == "uuid" {
+			return schema.UUID, convUUIDString, nil
+		}
+		return schema.String, convPlain, nil
+	case avro.Bytes:
+		if l, ok := t.Logical().(*avro.DecimalLogicalSchema); ok {
+			if l.Precision() > 38 {
+				return nil, 0, unsupportedf("%s: decimal(%d, %d) is wider than 38 digits", path, l.Precision(), l.Scale())
+			}
+			return schema.Decimal(l.Precision(), l.Scale()), convDecimalByte, nil
+		}
+		return schema.Binary, convPlain, nil
+	case avro.Null:
+		return schema.Unknown, convPlain, nil
+	}
+	return nil, 0, unsupportedf("%s: Avro type %s", path, t.Type())
+}
+
+func pick(c bool, a, b schema.PrimitiveType) schema.PrimitiveType {
+	if c {
+		return a
+	}
+	return b
+}
