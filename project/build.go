@@ -302,9 +302,11 @@ func (b *planBuilder) field(r, f *schema.Field, path, filePath string) (*node, *
 }
 
 // child plans a list element or a map key or value: matched by id like any
-// field.
+// field, or, when neither side has an id (Paimon and Hudi schemas give
+// container parts none), structurally: the parent matched, and a list has
+// one element and a map one key and one value.
 func (b *planBuilder) child(r, f *schema.Field, parentPath, parentFilePath string) (*node, *schema.Field, error) {
-	if r.ID != f.ID || r.ID == schema.NoID {
+	if r.ID != f.ID {
 		f = nil
 	}
 	n, pf, err := b.field(r, f, joinPath(parentPath, r.Name), filePathOf(parentFilePath, f))

@@ -82,3 +82,20 @@ func TestExplainDroppedOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestExplainNestedJSON(t *testing.T) {
+	file := sch(fld(1, "s", structOf(fld(2, "a", schema.Int))))
+	read := sch(fld(1, "s", structOf(fld(2, "b", schema.Long), fld(3, "c", schema.String))))
+	p := mustPlan(t, file, read, Options{Rules: IcebergV3})
+	b, err := json.Marshal(p.Explain())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"rules":"iceberg-v3","fields":[{"id":1,"name":"s","type":"struct\u003c2:b: long, 3:c: string\u003e","action":"take",` +
+		`"file_path":"s","file_type":"struct\u003c2:a: int\u003e","children":[` +
+		`{"id":2,"name":"b","type":"long","action":"promote","file_path":"s.a","file_type":"int","renamed_from":"a","promoted_from":"int"},` +
+		`{"id":3,"name":"c","type":"string","action":"null"}]}],"dropped":[]}`
+	if string(b) != want {
+		t.Errorf("json:\n%s\nwant:\n%s", b, want)
+	}
+}
