@@ -63,6 +63,10 @@ type TableOptions struct {
 	// PathMap rewrites data file paths stored in Iceberg metadata that point
 	// to another warehouse root: "OLD=NEW", the longest OLD prefix wins.
 	PathMap []string
+	// NoRebase turns off re-rooting stored paths under the table location
+	// recorded in the Iceberg metadata at the opened folder; with it, only
+	// PathMap rewrites paths.
+	NoRebase bool
 	// Columns restricts the read schema to these dotted paths.
 	Columns []string
 	// IgnoreDeletes reads a snapshot with delete files as if it had none;

@@ -12,7 +12,7 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	if err != nil {
 		return nil, err
 	}
-	so := iceberg.ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf}
+	so := iceberg.ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf, NoRebase: opts.NoRebase}
 	for _, r := range opts.PathMap {
 		rule, err := iceberg.ParsePathRule(r)
 		if err != nil {
