@@ -1,0 +1,331 @@
+// Command lakebench measures lakecat's read path end to end against Go peers
+// in one process: it generates a deterministic 6-column data set (int, long,
+// float, double, string, decimal; about 10% nulls) as Parquet and ORC files
+// (snappy and zstd) and a multi-schema Iceberg table in a temporary
+// directory, then times every variant interleaved, round by round, and
+// prints one markdown table of best and median times.
+//
+// Usage (from the bench directory, its own Go module):
+//
+//	go run ./cmd/lakebench [-rows N] [-runs N] [-quick] [-json FILE] [-gate]
+//
+// Variants (names are fixed so that runs can be compared over time):
+//
+//	lakecat/plain           reader.Open, the file's own schema
+//	lakecat/evolved         reader.Open, an evolved read schema (rename, reorder,
+//	                        a null-filled column, int→long, float→double,
+//	                        decimal(18,2)→decimal(28,2))
+//	lakecat/plain-parallel  the same rows as part files, reader.ScanFiles with
+//	                        GOMAXPROCS workers
+//	lakecat-orc/plain       reader.Open on the ORC file, its own schema
+//	lakecat-orc/evolved     reader.Open on the ORC file, the evolved schema
+//	pqarrow/serial          arrow-go pqarrow record reader
+//	pqarrow/parallel        the same with ArrowReadProperties.Parallel
+//	iceberg-go/evolved      pqarrow batches through iceberg-go's
+//	                        table.ToRequestedSchema to the evolved schema
+//	floor/decompress        decompression alone of every page of the file
+//	floor/copy              one copy of the bytes of the decoded Arrow buffers
+//	table/iceberg/<W>       reader.OpenTable + Table.Scan of the generated
+//	                        Iceberg table (3 schema versions), W workers
+//
+// -gate exits with status 1 and a one-line reason when, in this run and for
+// each codec, lakecat/evolved takes more than 1.10× lakecat/plain or
+// lakecat/plain is slower than pqarrow/serial (best times).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+type config struct {
+	rows      int
+	runs      int
+	rowGroup  int
+	parts     int
+	codecs    []string
+	only      *regexp.Regexp
+	keep      bool
+	dir       string
+	workers   int
+	slow      string
+	tableRows int
+}
+
+func main() {
+	var (
+		rows     = flag.Int("rows", 2_000_000, "rows of the generated data set")
+		runs     = flag.Int("runs", 7, "timed runs of every variant (after one warm-up run)")
+		rowGroup = flag.Int("rowgroup", 256*1024, "rows per Parquet row group and ORC stripe")
+		parts    = flag.Int("parts", 0, "part files for lakecat/plain-parallel (0: 2×GOMAXPROCS)")
+		codecs   = flag.String("codecs", "snappy,zstd", "codecs of the data files, comma separated")
+		quick    = flag.Bool("quick", false, "small run for CI: 200000 rows, 5 runs")
+		jsonOut  = flag.String("json", "", "also write the rows as a JSON array to this file")
+		gate     = flag.Bool("gate", false, "exit 1 when evolved > 1.10× plain or plain is slower than pqarrow/serial")
+		only     = flag.String("only", "", "run only variants matching this regular expression")
+		keep     = flag.Bool("keep", false, "keep the generated files and print their directory")
+		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
+	)
+	flag.Parse()
+	cfg := config{rows: *rows, runs: *runs, rowGroup: *rowGroup, parts: *parts, keep: *keep,
+		workers: runtime.GOMAXPROCS(0), slow: os.Getenv("LAKEBENCH_SLOW")}
+	if *quick {
+		cfg.rows, cfg.runs = 200_000, 5
+		cfg.rowGroup = min(cfg.rowGroup, 64*1024)
+	}
+	if cfg.parts <= 0 {
+		cfg.parts = 2 * cfg.workers
+	}
+	cfg.tableRows = cfg.rows
+	for _, c := range strings.Split(*codecs, ",") {
+		c = strings.TrimSpace(c)
+		if c != "snappy" && c != "zstd" {
+			fatal(fmt.Errorf("unknown codec %q (snappy, zstd)", c))
+		}
+		cfg.codecs = append(cfg.codecs, c)
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			fatal(err)
+		}
+		cfg.only = re
+	}
+	dir, err := os.MkdirTemp("", "lakebench-")
+	if err != nil {
+		fatal(err)
+	}
+	cfg.dir = dir
+	if !cfg.keep {
+		defer os.RemoveAll(dir)
+	} else {
+		fmt.Fprintf(os.Stderr, "lakebench: files in %s\n", dir)
+	}
+	code := run(cfg, *jsonOut, *gate, *cpuprof)
+	if !cfg.keep {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "lakebench:", err)
+	os.Exit(2)
+}
+
+// variant is one measured read: fn reads everything once and returns the
+// rows it saw.
+type variant struct {
+	name  string
+	codec string
+	rows  int64
+	bytes int64 // decoded bytes credited for MB/s
+	fn    func(ctx context.Context) (int64, error)
+	times []time.Duration
+}
+
+// result is one row of the output table (and of -json).
+type result struct {
+	Variant    string  `json:"variant"`
+	Codec      string  `json:"codec"`
+	Rows       int64   `json:"rows"`
+	Bytes      int64   `json:"bytes"`
+	Runs       int     `json:"runs"`
+	BestMs     float64 `json:"best_ms"`
+	MedianMs   float64 `json:"median_ms"`
+	NsPerRow   float64 `json:"ns_per_row"`
+	MBPerS     float64 `json:"mb_per_s"`
+	RatioPlain float64 `json:"ratio_to_plain"`
+	Peer       string  `json:"peer,omitempty"`
+	RatioPeer  float64 `json:"ratio_to_peer,omitempty"`
+}
+
+func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
+	ctx := context.Background()
+	start := time.Now()
+	fmt.Fprintf(os.Stderr, "lakebench: generating %d rows (%s), GOMAXPROCS=%d\n", cfg.rows, strings.Join(cfg.codecs, ", "), cfg.workers)
+	vs, err := setup(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lakebench:", err)
+		return 2
+	}
+	if cfg.only != nil {
+		vs = slices.DeleteFunc(vs, func(v *variant) bool { return !cfg.only.MatchString(v.name) })
+	}
+	fmt.Fprintf(os.Stderr, "lakebench: generated in %v; %d variants × %d runs\n", time.Since(start).Round(time.Millisecond), len(vs), cfg.runs)
+
+	// Warm-up round: checks row counts too.
+	for _, v := range vs {
+		n, err := v.fn(ctx)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "lakebench: %s (%s): %v\n", v.name, v.codec, err)
+			return 2
+		}
+		if n != v.rows {
+			fmt.Fprintf(os.Stderr, "lakebench: %s (%s): %d rows, want %d\n", v.name, v.codec, n, v.rows)
+			return 2
+		}
+	}
+	if cpuprof != "" {
+		f, err := os.Create(cpuprof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "lakebench:", err)
+			return 2
+		}
+		pprof.StartCPUProfile(f)
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+	// Timed rounds, interleaved: every variant once per round.
+	for r := 0; r < cfg.runs; r++ {
+		for _, v := range vs {
+			runtime.GC()
+			t0 := time.Now()
+			if _, err := v.fn(ctx); err != nil {
+				fmt.Fprintf(os.Stderr, "lakebench: %s (%s): %v\n", v.name, v.codec, err)
+				return 2
+			}
+			v.times = append(v.times, time.Since(t0))
+		}
+	}
+	res := summarize(vs)
+	fmt.Printf("lakebench: %d rows, %d runs (best and median), GOMAXPROCS=%d, %s/%s, %s\n\n",
+		cfg.rows, cfg.runs, cfg.workers, runtime.GOOS, runtime.GOARCH, runtime.Version())
+	printTable(os.Stdout, res)
+	fmt.Fprintf(os.Stderr, "lakebench: total %v\n", time.Since(start).Round(time.Millisecond))
+	if jsonOut != "" {
+		b, _ := json.MarshalIndent(res, "", "  ")
+		if err := os.WriteFile(jsonOut, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "lakebench:", err)
+			return 2
+		}
+	}
+	if gate {
+		if reason := checkGate(res, cfg.codecs); reason != "" {
+			fmt.Println("lakebench gate: FAIL:", reason)
+			return 1
+		}
+		fmt.Println("lakebench gate: ok")
+	}
+	return 0
+}
+
+func best(ts []time.Duration) time.Duration { return slices.Min(ts) }
+
+func median(ts []time.Duration) time.Duration {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// peers names, for each lakecat variant, the peer it is compared with.
+var peers = map[string]string{
+	"lakecat/plain":          "pqarrow/serial",
+	"lakecat/evolved":        "iceberg-go/evolved",
+	"lakecat/plain-parallel": "pqarrow/parallel",
+}
+
+// summarize turns timings into result rows. Ratios use median times of the
+// same codec; "ratio to peer" is how many times faster the lakecat variant
+// is than its peer (peer time / lakecat time), and for the floor rows how
+// many times lakecat/plain takes over decompress + copy.
+func summarize(vs []*variant) []result {
+	med := map[string]time.Duration{}
+	for _, v := range vs {
+		med[v.codec+" "+v.name] = median(v.times)
+	}
+	var out []result
+	for _, v := range vs {
+		m := median(v.times)
+		r := result{Variant: v.name, Codec: v.codec, Rows: v.rows, Bytes: v.bytes, Runs: len(v.times),
+			BestMs: ms(best(v.times)), MedianMs: ms(m),
+			NsPerRow: float64(m.Nanoseconds()) / float64(v.rows),
+			MBPerS:   float64(v.bytes) / 1e6 / m.Seconds()}
+		if p, ok := med[v.codec+" lakecat/plain"]; ok {
+			r.RatioPlain = float64(m) / float64(p)
+		}
+		if peer, ok := peers[v.name]; ok {
+			if p, ok := med[v.codec+" "+peer]; ok {
+				r.Peer = peer
+				r.RatioPeer = float64(p) / float64(m)
+			}
+		}
+		if v.name == "floor/copy" {
+			d, ok1 := med[v.codec+" floor/decompress"]
+			p, ok2 := med[v.codec+" lakecat/plain"]
+			if ok1 && ok2 {
+				r.Peer = "lakecat/plain ÷ (decompress + copy)"
+				r.RatioPeer = float64(p) / float64(d+m)
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+func printTable(w *os.File, res []result) {
+	fmt.Fprintln(w, "| variant | codec | rows | ms best | ms median | ns/row | MB/s | × lakecat/plain | vs peer |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|---|")
+	for _, r := range res {
+		ratio := "—"
+		if r.RatioPlain > 0 {
+			ratio = fmt.Sprintf("%.2f", r.RatioPlain)
+		}
+		peer := ""
+		switch {
+		case r.Variant == "floor/copy" && r.Peer != "":
+			peer = fmt.Sprintf("plain = %.2f× floor", r.RatioPeer)
+		case r.Peer != "":
+			peer = fmt.Sprintf("%.2f× faster than %s", r.RatioPeer, r.Peer)
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %.1f | %.1f | %.1f | %.0f | %s | %s |\n",
+			r.Variant, r.Codec, r.Rows, r.BestMs, r.MedianMs, r.NsPerRow, r.MBPerS, ratio, peer)
+	}
+}
+
+// checkGate returns "" when the smoke gate passes, or the first reason it
+// fails. It compares best times of the same run and codec.
+func checkGate(res []result, codecs []string) string {
+	bestOf := map[string]float64{}
+	for _, r := range res {
+		bestOf[r.Codec+" "+r.Variant] = r.BestMs
+	}
+	var reasons []string
+	for _, c := range codecs {
+		plain, ok1 := bestOf[c+" lakecat/plain"]
+		evolved, ok2 := bestOf[c+" lakecat/evolved"]
+		pqs, ok3 := bestOf[c+" pqarrow/serial"]
+		if !ok1 || !ok2 || !ok3 {
+			reasons = append(reasons, c+": lakecat/plain, lakecat/evolved and pqarrow/serial must all run")
+			continue
+		}
+		if evolved > 1.10*plain {
+			reasons = append(reasons, fmt.Sprintf("%s: lakecat/evolved %.1f ms is %.2f× lakecat/plain %.1f ms (limit 1.10×)", c, evolved, evolved/plain, plain))
+		}
+		if plain > pqs {
+			reasons = append(reasons, fmt.Sprintf("%s: lakecat/plain %.1f ms is slower than pqarrow/serial %.1f ms", c, plain, pqs))
+		}
+	}
+	sort.Strings(reasons)
+	return strings.Join(reasons, "; ")
+}
+
+// tmpPath returns a path under the run's directory.
+func (c config) tmpPath(parts ...string) string {
+	return filepath.Join(append([]string{c.dir}, parts...)...)
+}
