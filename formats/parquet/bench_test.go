@@ -9,7 +9,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -164,11 +166,24 @@ func benchFile(b *testing.B, name string) []byte {
 	return data
 }
 
+// cpuNanos returns the CPU time (user + system, all threads, GC included)
+// the process has used. Wall time is meaningless on a loaded machine; CPU
+// time per row is what the benchmarks compare.
+func cpuNanos() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
 func benchLakecat(b *testing.B, data []byte) {
 	var rows int64
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	runtime.GC()
 	b.ResetTimer()
+	cpu0 := cpuNanos()
 	for i := 0; i < b.N; i++ {
 		f, err := Open(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
@@ -197,12 +212,15 @@ func benchLakecat(b *testing.B, data []byte) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(int64(b.N)*rows), "ns/row")
+	b.ReportMetric(float64(cpuNanos()-cpu0)/float64(int64(b.N)*rows), "cpu-ns/row")
 }
 
 func benchPQArrow(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	runtime.GC()
 	b.ResetTimer()
+	cpu0 := cpuNanos()
 	var rows int64
 	for i := 0; i < b.N; i++ {
 		pr, err := file.NewParquetReader(bytes.NewReader(data))
@@ -228,6 +246,7 @@ func benchPQArrow(b *testing.B, data []byte) {
 		pr.Close()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(int64(b.N)*rows), "ns/row")
+	b.ReportMetric(float64(cpuNanos()-cpu0)/float64(int64(b.N)*rows), "cpu-ns/row")
 }
 
 // BenchmarkDecodeFlat decodes a generated 1,048,576-row file (int, long,

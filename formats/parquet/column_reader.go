@@ -69,7 +69,7 @@ type leafReader struct {
 	mem    memory.Allocator
 
 	rg    int    // next row group
-	chunk []byte // the current column chunk's bytes
+	hdr   []byte // page header window
 	pages pq.Pages
 	page  pq.Page
 
@@ -204,70 +204,74 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "column chunk " + lr.ln.phys.path,
 			Err: fmt.Errorf("chunk of %d bytes at offset %d does not fit in a file of %d bytes", size, start, lr.f.size)}
 	}
-	if cap(lr.chunk) < int(size) {
-		lr.chunk = make([]byte, size)
-	}
-	buf := lr.chunk[:size]
-	if err := readFull(lr.f.r, buf, start); err != nil {
-		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "column chunk " + lr.ln.phys.path, Err: err}
-	}
-	if err := checkPageHeaders(buf, meta.NumValues); err != nil {
-		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "page header of " + lr.ln.phys.path, Err: err}
+	if err := lr.checkPageHeaders(start, size); err != nil {
+		return nil, err
 	}
 	lr.dict = nil // a new chunk has its own dictionary
 	fc, ok := cc.(*pq.FileColumnChunk)
 	if !ok {
 		return cc.Pages(), nil
 	}
-	return fc.PagesFrom(&chunkReaderAt{buf: buf, off: start}), nil
+	return fc.PagesFrom(lr.f.r), nil
 }
 
-// checkPageHeaders walks the page headers of a column chunk and checks that
-// each page's compressed bytes lie inside the chunk and its uncompressed
-// size is under the cap.
-func checkPageHeaders(buf []byte, numValues int64) (err error) {
+// checkPageHeaders walks the page headers of the column chunk of size
+// bytes at start, reading only the headers, and checks that each page's
+// compressed bytes lie inside the chunk and its uncompressed size is under
+// the cap.
+func (lr *leafReader) checkPageHeaders(start, size int64) error {
+	off := int64(0)
+	for off < size {
+		h, n, err := lr.readPageHeader(start+off, size-off)
+		if err != nil {
+			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path, Err: err}
+		}
+		off += int64(n)
+		if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > size-off {
+			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
+				Err: fmt.Errorf("page claims %d compressed bytes, %d remain in the chunk", h.CompressedPageSize, size-off)}
+		}
+		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxColumnChunkBytes {
+			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
+				Err: fmt.Errorf("page claims %d uncompressed bytes", h.UncompressedPageSize)}
+		}
+		off += int64(h.CompressedPageSize)
+	}
+	return nil
+}
+
+// readPageHeader decodes the page header at off, reading a window that grows
+// while the header does not fit in it (statistics can make headers large).
+func (lr *leafReader) readPageHeader(off, remain int64) (h format.PageHeader, n int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("thrift decoder: %v", r)
 		}
 	}()
-	var proto thrift.CompactProtocol
-	off := 0
-	for off < len(buf) {
-		r := bytes.NewReader(buf[off:])
-		var h format.PageHeader
-		if err := thrift.NewDecoder(proto.NewReader(r)).Decode(&h); err != nil {
-			return fmt.Errorf("page header at chunk offset %d: %w", off, err)
+	win := int64(512)
+	for {
+		if win > remain {
+			win = remain
 		}
-		off += len(buf[off:]) - r.Len()
-		if h.CompressedPageSize < 0 || int(h.CompressedPageSize) > len(buf)-off {
-			return fmt.Errorf("page at chunk offset %d claims %d compressed bytes, %d remain", off, h.CompressedPageSize, len(buf)-off)
+		if int64(cap(lr.hdr)) < win {
+			lr.hdr = make([]byte, win)
 		}
-		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxColumnChunkBytes {
-			return fmt.Errorf("page at chunk offset %d claims %d uncompressed bytes", off, h.UncompressedPageSize)
+		buf := lr.hdr[:win]
+		if err := readFull(lr.f.r, buf, off); err != nil {
+			return h, 0, err
 		}
-		off += int(h.CompressedPageSize)
+		r := bytes.NewReader(buf)
+		h = format.PageHeader{}
+		var proto thrift.CompactProtocol
+		err := thrift.NewDecoder(proto.NewReader(r)).Decode(&h)
+		if err == nil {
+			return h, int(win) - r.Len(), nil
+		}
+		if win == remain || win >= maxPageHeaderBytes || !errors.Is(err, io.ErrUnexpectedEOF) {
+			return h, 0, err
+		}
+		win *= 8
 	}
-	return nil
-}
-
-// chunkReaderAt serves the bytes of one column chunk, read at file offset
-// off, to parquet-go.
-type chunkReaderAt struct {
-	buf []byte
-	off int64
-}
-
-func (c *chunkReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	i := off - c.off
-	if i < 0 || i > int64(len(c.buf)) {
-		return 0, io.ErrUnexpectedEOF
-	}
-	n := copy(p, c.buf[i:])
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
 }
 
 func readPage(p pq.Pages) (pg pq.Page, err error) {

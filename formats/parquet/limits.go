@@ -30,6 +30,10 @@ const (
 	// 128 MiB row groups).
 	maxColumnChunkBytes = 1 << 30
 
+	// maxPageHeaderBytes bounds the bytes read to decode one page header;
+	// headers are tens of bytes plus statistics (min/max values).
+	maxPageHeaderBytes = 64 << 20
+
 	// maxBatchBytes bounds the variable-length data of one column in one
 	// batch (bytes): Arrow binary and utf8 arrays use 32-bit offsets.
 	maxBatchBytes = 1<<31 - 1
