@@ -40,7 +40,9 @@ type Options struct {
 	// is Iceberg format v1/v2.
 	Rules project.Rules
 	// Constants fill fields the file lacks by field id (identity-partition
-	// values, metadata columns), in the Go forms of [schema.Field].
+	// values, metadata columns), in the Go forms of [schema.Field]. A
+	// top-level read field with id [FieldIDPos] (_pos) needs none: it is
+	// filled with each row's position in the file.
 	Constants map[int]any
 	// BatchRows is the number of rows per batch (0: [DefaultBatchRows]).
 	BatchRows int
@@ -48,11 +50,11 @@ type Options struct {
 	Allocator memory.Allocator
 }
 
-// Open reads the data file r of size bytes (Parquet or ORC, detected by its
+// Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its
 // magic bytes) in opts.ReadSchema. The plan is built before anything is
 // decoded, so a missing required field or an incompatible type fails here
 // ([project.ErrRequiredFieldMissing], [project.ErrIncompatibleType]); so do a
-// file that is not Parquet or ORC ([ErrUnknownFormat]), a corrupt footer
+// file that is not Parquet, ORC or Avro ([ErrUnknownFormat]), a corrupt footer
 // (the format package's ErrCorrupt) and a file without ids that nothing
 // resolves ([ErrNoFieldIDs]). Every error names the file.
 //
@@ -132,7 +134,7 @@ func plan(dec decoder, opts Options) (*project.Plan, *schema.Schema, error) {
 			read = selfDescribed(resolved)
 		}
 	}
-	p, err := project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: opts.Constants})
+	p, err := project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withPosConstant(read, opts.Constants)})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,7 +166,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 		p.Release()
 		return nil, err
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: p.ArrowSchema()}, nil
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: p.ArrowSchema(), pos: posIndex(opts.ReadSchema)}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.
@@ -180,6 +182,7 @@ type fileReader struct {
 	err    error
 	done   bool
 	rows   int64 // rows returned so far: the file row of the next batch's first
+	pos    int   // index of the _pos metadata column, or -1
 	closer io.Closer
 }
 
@@ -249,6 +252,9 @@ func (r *fileReader) Next() bool {
 			}
 			r.err = withFile(r.name, err)
 			return false
+		}
+		if r.pos >= 0 {
+			out = setPositions(out, r.pos, r.rows, r.mem)
 		}
 		r.rows += n
 		r.cur = out

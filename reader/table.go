@@ -67,8 +67,18 @@ type TableOptions struct {
 	// recorded in the Iceberg metadata at the opened folder; with it, only
 	// PathMap rewrites paths.
 	NoRebase bool
-	// Columns restricts the read schema to these dotted paths.
+	// Columns restricts the read schema to these dotted paths. A metadata
+	// column name (_file, _pos, _spec_id, _partition) among them is taken
+	// as if listed in MetadataColumns.
 	Columns []string
+	// MetadataColumns adds metadata columns to the read schema, after the
+	// table's columns, in this order: _file (string, the data file path as
+	// the metadata stores it), _pos (long, the row's position in its file),
+	// _spec_id (int) and _partition (struct of the partition values), with
+	// the reserved field ids of the Iceberg spec ([FieldIDFile], …). For
+	// Paimon and Hudi tables _spec_id is 0 and _partition is an empty
+	// struct.
+	MetadataColumns []string
 	// IgnoreDeletes reads a snapshot with delete files as if it had none;
 	// Warn is told.
 	IgnoreDeletes bool
@@ -103,6 +113,10 @@ type TableFile struct {
 	SchemaID int64
 
 	task FileTask
+
+	storedPath string      // path as the table metadata stores it (_file)
+	specID     int         // partition spec id (_spec_id)
+	partition  map[int]any // partition field id → value (_partition)
 }
 
 // Table is a planned table read: its read schema and live data files.
@@ -120,7 +134,8 @@ type Table struct {
 	// Files are the live data files in scan order.
 	Files []TableFile
 
-	opts TableOptions
+	opts          TableOptions
+	partitionType *schema.StructType // type of _partition (Iceberg)
 }
 
 // DetectTableFormat tells a table's format from its folder: metadata/ or a
@@ -182,17 +197,82 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 		return nil, fmt.Errorf("%s table %s: %w", format, location, err)
 	}
 	t.Format, t.Location, t.opts = format, location, opts
-	if len(opts.Columns) > 0 {
-		sel, err := schema.Select(t.ReadSchema, opts.Columns, false)
+	var cols, meta []string
+	for _, c := range opts.Columns {
+		if IsMetadataColumn(c) {
+			meta = append(meta, c)
+		} else {
+			cols = append(cols, c)
+		}
+	}
+	meta = append(meta, opts.MetadataColumns...)
+	if len(cols) > 0 {
+		sel, err := schema.Select(t.ReadSchema, cols, false)
 		if err != nil {
 			return nil, err
 		}
 		t.ReadSchema = sel
-		for i := range t.Files {
-			t.Files[i].task.Options.ReadSchema = sel
+	}
+	if len(meta) > 0 {
+		if err := t.addMetadataColumns(meta); err != nil {
+			return nil, err
 		}
 	}
+	for i := range t.Files {
+		t.Files[i].task.Options.ReadSchema = t.ReadSchema
+	}
 	return t, nil
+}
+
+// addMetadataColumns appends the named metadata columns to the read schema
+// and gives every file the constants that fill them.
+func (t *Table) addMetadataColumns(names []string) error {
+	read := &schema.Schema{ID: t.ReadSchema.ID, Fields: append([]*schema.Field(nil), t.ReadSchema.Fields...), IdentifierFieldIDs: t.ReadSchema.IdentifierFieldIDs}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if read.FindByID(map[string]int{ColumnFile: FieldIDFile, ColumnPos: FieldIDPos, ColumnSpecID: FieldIDSpecID, ColumnPartition: FieldIDPartition}[n]) != nil {
+			continue
+		}
+		f, err := metadataField(n, t.partitionType)
+		if err != nil {
+			return err
+		}
+		read.Fields = append(read.Fields, f)
+	}
+	t.ReadSchema = read
+	for i := range t.Files {
+		tf := &t.Files[i]
+		c := make(map[int]any, len(tf.task.Options.Constants)+3)
+		for k, v := range tf.task.Options.Constants {
+			c[k] = v
+		}
+		for _, f := range read.Fields {
+			switch f.ID {
+			case FieldIDFile:
+				p := tf.storedPath
+				if p == "" {
+					p = tf.Path
+				}
+				c[FieldIDFile] = p
+			case FieldIDSpecID:
+				c[FieldIDSpecID] = int32(tf.specID)
+			case FieldIDPartition:
+				part := make(map[int]any, len(tf.partition))
+				for _, pf := range f.Type.(*schema.StructType).Fields {
+					if v, ok := tf.partition[pf.ID]; ok {
+						part[pf.ID] = widenValue(v, pf.Type)
+					}
+				}
+				c[FieldIDPartition] = part
+			}
+		}
+		tf.task.Options.Constants = c
+	}
+	return nil
 }
 
 // Scan reads the table's files (concurrently, see [ScanFiles]) and yields
@@ -267,4 +347,24 @@ func partitionString(m map[int]any) string {
 		parts[i] = fmt.Sprintf("%d=%v", id, m[id])
 	}
 	return strings.Join(parts, ",")
+}
+
+// widenValue converts a stored partition value to the Go form of t where
+// the source column was promoted after the value was written (int → long,
+// float → double); other values are returned unchanged.
+func widenValue(v any, t schema.Type) any {
+	switch x := v.(type) {
+	case int32:
+		switch t.Kind() {
+		case schema.KindLong:
+			return int64(x)
+		case schema.KindDouble:
+			return float64(x)
+		}
+	case float32:
+		if t.Kind() == schema.KindDouble {
+			return float64(x)
+		}
+	}
+	return v
 }

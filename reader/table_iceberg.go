@@ -36,12 +36,14 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	if md.FormatVersion >= 3 {
 		rules = project.IcebergV3
 	}
-	t := &Table{ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID}
+	t := &Table{ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID,
+		partitionType: scan.PartitionType(scan.ReadSchema)}
 	for i := range scan.DataFiles {
 		df := &scan.DataFiles[i]
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
 			Partition: partitionString(df.Partition), SchemaID: -1,
+			storedPath: df.StoredPath, specID: df.SpecID, partition: df.Partition,
 			task: FileTask{Name: df.Path, Open: openTask(opts.FS, df.Path), Options: Options{
 				ReadSchema: scan.ReadSchema, NameMapping: nm, Rules: rules,
 				Constants: scan.IdentityConstants(df, scan.ReadSchema),
