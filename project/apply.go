@@ -81,7 +81,11 @@ func (p *Plan) exec(n *node, in arrow.ArrayData, length int, mem memory.Allocato
 	case actRelabel:
 		return array.NewData(n.out, in.Len(), in.Buffers(), in.Children(), in.NullN(), in.Offset()), nil
 	case actCast:
-		d, err := n.conv(in, n.out, mem)
+		m := mem
+		if n.pooled {
+			m = p.pools.get(mem)
+		}
+		d, err := n.conv(in, n.out, m)
 		if err != nil {
 			var ce *castError
 			if errors.As(err, &ce) {

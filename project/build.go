@@ -278,7 +278,7 @@ func (b *planBuilder) field(r, f *schema.Field, path, filePath string) (*node, *
 		}
 		pf = withType(f, f.Type)
 		in := schema.ToArrowType(ft)
-		act, conv := chooseConversion(ft, rt, in, n.out)
+		act, conv := chooseConversion(ft, rt, in, n.out, b.opts.Rules.zone())
 		if act == actCast {
 			// Run the conversion on an empty array: a pair the rules allow
 			// but no kernel implements is refused here, not mid-read.
@@ -291,11 +291,12 @@ func (b *planBuilder) field(r, f *schema.Field, path, filePath string) (*node, *
 			d.Release()
 		}
 		n.act, n.conv = act, conv
+		n.pooled = act == actCast && !isSlow(conv)
 	default:
 		return nil, nil, fieldErr(ErrIncompatibleType)
 	}
 	n.in = schema.ToArrowType(pf.Type)
-	if n.act != actTake && arrow.TypeEqual(n.in, n.out, arrow.CheckMetadata()) {
+	if n.act != actTake && n.act != actCast && arrow.TypeEqual(n.in, n.out, arrow.CheckMetadata()) {
 		n.act = actTake
 	}
 	return n, pf, nil

@@ -34,7 +34,12 @@ const (
 )
 
 type val struct {
-	k     valKind
+	k valKind
+	// inst marks a timestamp as an instant (TIMESTAMP WITH LOCAL TIME
+	// ZONE, Arrow time zone set) rather than a wall clock; loc is the
+	// session time zone that relates the two (nil: UTC).
+	inst  bool
+	loc   *time.Location
 	i     int64
 	f     float64
 	d     decimal128.Num
@@ -43,8 +48,10 @@ type val struct {
 	s     string
 }
 
-// reader returns a function that reads row i of arr as a val.
-func reader(arr arrow.Array) (func(i int) val, error) {
+// reader returns a function that reads row i of arr as a val; loc is the
+// session time zone (nil: UTC) and inst tells whether a timestamp column is
+// an instant (the Arrow type does not tell: both carry "UTC").
+func reader(arr arrow.Array, loc *time.Location, inst bool) (func(i int) val, error) {
 	switch a := arr.(type) {
 	case *array.Int8:
 		return func(i int) val { return val{k: vInt, i: int64(a.Value(i))} }, nil
@@ -76,27 +83,43 @@ func reader(arr arrow.Array) (func(i int) val, error) {
 	case *array.Time64:
 		return func(i int) val { return val{k: vTime, i: int64(a.Value(i))} }, nil
 	case *array.Timestamp:
+		dt := a.DataType().(*arrow.TimestampType)
 		k := vTSus
-		if a.DataType().(*arrow.TimestampType).Unit == arrow.Nanosecond {
+		if dt.Unit == arrow.Nanosecond {
 			k = vTSns
 		}
-		return func(i int) val { return val{k: k, i: int64(a.Value(i))} }, nil
+		return func(i int) val { return val{k: k, i: int64(a.Value(i)), inst: inst, loc: loc} }, nil
 	}
 	return nil, fmt.Errorf("%w: no cast from %s", ErrIncompatibleType, arr.DataType())
 }
 
-// castSlow casts in to out value by value.
+// castSlow casts in to out value by value in UTC.
 func castSlow(in arrow.ArrayData, out arrow.DataType, mem memory.Allocator) (arrow.ArrayData, error) {
+	return castSlowIn(nil, false, false, in, out, mem)
+}
+
+// castSlowZone returns the value-by-value cast in the session time zone
+// loc; fromInst and toInst tell whether the file and read timestamps are
+// instants (TIMESTAMP WITH LOCAL TIME ZONE) or wall clocks.
+func castSlowZone(loc *time.Location, fromInst, toInst bool) convFunc {
+	return func(in arrow.ArrayData, out arrow.DataType, mem memory.Allocator) (arrow.ArrayData, error) {
+		return castSlowIn(loc, fromInst, toInst, in, out, mem)
+	}
+}
+
+// castSlowIn casts in to out value by value; loc is the session time zone
+// of casts between wall-clock timestamps and instants (nil: UTC).
+func castSlowIn(loc *time.Location, fromInst, toInst bool, in arrow.ArrayData, out arrow.DataType, mem memory.Allocator) (arrow.ArrayData, error) {
 	arr := array.MakeFromData(in)
 	defer arr.Release()
-	read, err := reader(arr)
+	read, err := reader(arr, loc, fromInst)
 	if err != nil {
 		return nil, err
 	}
 	bld := array.NewBuilder(mem, out)
 	defer bld.Release()
 	bld.Reserve(arr.Len())
-	write, err := writer(bld, out)
+	write, err := writer(bld, out, loc, toInst)
 	if err != nil {
 		return nil, err
 	}
@@ -135,11 +158,57 @@ func (v val) String() string {
 	case vTime:
 		return formatFraction(time.UnixMicro(v.i).UTC().Format("15:04:05.000000"))
 	case vTSus:
-		return formatFraction(time.UnixMicro(v.i).UTC().Format("2006-01-02 15:04:05.000000"))
+		return formatFraction(time.UnixMicro(v.wall()).UTC().Format("2006-01-02 15:04:05.000000"))
 	case vTSns:
-		return formatFraction(time.Unix(0, v.i).UTC().Format("2006-01-02 15:04:05.000000000"))
+		return formatFraction(time.Unix(0, v.wall()).UTC().Format("2006-01-02 15:04:05.000000000"))
 	}
 	return "?"
+}
+
+// perSecond is the number of a timestamp val's units in a second.
+func (v val) perSecond() int64 {
+	if v.k == vTSns {
+		return 1_000_000_000
+	}
+	return 1_000_000
+}
+
+// wall returns a timestamp val as the wall clock of the session time zone
+// (an instant is shifted by the zone's offset at that instant), in its unit.
+func (v val) wall() int64 {
+	if !v.inst {
+		return v.i
+	}
+	per := v.perSecond()
+	return v.i + zoneOffset(v.loc, floorDiv(v.i, per), false)*per
+}
+
+// instant returns a timestamp val as an instant (a wall clock is taken in
+// the session time zone), in its unit.
+func (v val) instant() int64 {
+	if v.inst {
+		return v.i
+	}
+	per := v.perSecond()
+	return v.i - zoneOffset(v.loc, floorDiv(v.i, per), true)*per
+}
+
+// zoneOffset returns the offset of loc from UTC in seconds at secs, read as
+// seconds since the epoch of a wall clock (wall) or of an instant. A wall
+// clock that a transition skips or repeats takes the offset Go's time.Date
+// picks. Nil or UTC: 0.
+func zoneOffset(loc *time.Location, secs int64, wall bool) int64 {
+	if loc == nil || loc == time.UTC {
+		return 0
+	}
+	t := time.Unix(secs, 0).UTC()
+	if wall {
+		t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, loc)
+	} else {
+		t = t.In(loc)
+	}
+	_, off := t.Zone()
+	return int64(off)
 }
 
 // text is v as the string a cast to string produces (strings unquoted).
@@ -230,6 +299,10 @@ func (v val) asInt64() (int64, error) {
 			return 0, errRange
 		}
 		return 0, errInvalid
+	case vTSus, vTSns:
+		// Paimon's TimestampToNumericPrimitiveCastRule: seconds since the
+		// epoch of the instant (a wall clock in the session time zone).
+		return floorDiv(v.instant(), v.perSecond()), nil
 	}
 	return 0, errInvalid
 }
@@ -326,8 +399,16 @@ const (
 
 // asMicros converts v to microseconds since the epoch (timestamps) or since
 // midnight (times).
-func (v val) asTimestamp(unit arrow.TimeUnit) (int64, error) {
+//
+// inst tells whether the target is an instant (TIMESTAMP WITH LOCAL TIME
+// ZONE) or a wall clock. Between the two, v.loc (the session time zone)
+// relates them as in Paimon's casts: a wall clock is taken in the zone, an
+// instant is seen in it. A date or a time of day is a wall clock; an
+// integer is seconds since the epoch of an instant (Paimon's
+// NumericPrimitiveToTimestamp).
+func (v val) asTimestamp(unit arrow.TimeUnit, inst bool) (int64, error) {
 	var us, ns int64
+	wall := true
 	switch v.k {
 	case vDate:
 		us = v.i * microsPerDay
@@ -337,16 +418,29 @@ func (v val) asTimestamp(unit arrow.TimeUnit) (int64, error) {
 		}
 	case vTSus:
 		us = v.i
+		wall = !v.inst
 		if unit == arrow.Nanosecond && (us > math.MaxInt64/1000 || us < math.MinInt64/1000) {
 			return 0, errRange
 		}
 		ns = us * 1000
 	case vTSns:
 		ns = v.i
+		wall = !v.inst
 		us = floorDiv(ns, 1000)
 	case vTime:
 		// A time of day is that time on 1970-01-01 (Paimon's TimeToTimestamp).
 		us, ns = v.i, v.i*1000
+	case vInt:
+		per := int64(1_000_000)
+		if unit == arrow.Nanosecond {
+			per = 1_000_000_000
+		}
+		if v.i > math.MaxInt64/per-86400 || v.i < math.MinInt64/per+86400 {
+			return 0, errRange
+		}
+		us = v.i * 1_000_000
+		ns = us * 1000 // used only when unit is nanoseconds, where it fits
+		wall = false
 	case vStr:
 		t, err := parseTimestamp(strings.TrimSpace(v.s))
 		if err != nil {
@@ -355,6 +449,15 @@ func (v val) asTimestamp(unit arrow.TimeUnit) (int64, error) {
 		us, ns = t.UnixMicro(), t.UnixNano()
 	default:
 		return 0, errInvalid
+	}
+	if wall != !inst {
+		// Shift between a wall clock and an instant in the session zone.
+		off := zoneOffset(v.loc, floorDiv(us, 1_000_000), wall)
+		if wall {
+			off = -off
+		}
+		us += off * 1_000_000
+		ns += off * 1_000_000_000
 	}
 	if unit == arrow.Nanosecond {
 		return ns, nil
@@ -390,9 +493,9 @@ func parseTimestamp(s string) (time.Time, error) {
 func (v val) asDate() (int32, error) {
 	switch v.k {
 	case vTSus:
-		return int32(floorDiv(v.i, microsPerDay)), nil
+		return int32(floorDiv(v.wall(), microsPerDay)), nil
 	case vTSns:
-		return int32(floorDiv(v.i, microsPerDay*1000)), nil
+		return int32(floorDiv(v.wall(), microsPerDay*1000)), nil
 	case vStr:
 		t, err := time.Parse("2006-01-02", strings.TrimSpace(v.s))
 		if err != nil {
@@ -406,9 +509,10 @@ func (v val) asDate() (int32, error) {
 func (v val) asTime() (int64, error) {
 	switch v.k {
 	case vTSus:
-		return v.i - floorDiv(v.i, microsPerDay)*microsPerDay, nil
+		w := v.wall()
+		return w - floorDiv(w, microsPerDay)*microsPerDay, nil
 	case vTSns:
-		us := floorDiv(v.i, 1000)
+		us := floorDiv(v.wall(), 1000)
 		return us - floorDiv(us, microsPerDay)*microsPerDay, nil
 	case vStr:
 		for _, l := range []string{"15:04:05.999999", "15:04"} {
@@ -441,8 +545,10 @@ func (v val) asBool() (bool, error) {
 	return false, errInvalid
 }
 
-// writer returns a function that appends a val to bld as type out.
-func writer(bld array.Builder, out arrow.DataType) (func(val) error, error) {
+// writer returns a function that appends a val to bld as type out; loc is
+// the session time zone (nil: UTC) and inst tells whether a timestamp
+// target is an instant.
+func writer(bld array.Builder, out arrow.DataType, loc *time.Location, inst bool) (func(val) error, error) {
 	intW := func(lo, hi int64, app func(int64)) func(val) error {
 		return func(v val) error {
 			i, err := v.asInt64()
@@ -536,7 +642,8 @@ func writer(bld array.Builder, out arrow.DataType) (func(val) error, error) {
 	case *array.TimestampBuilder:
 		unit := out.(*arrow.TimestampType).Unit
 		return func(v val) error {
-			t, err := v.asTimestamp(unit)
+			v.loc = loc
+			t, err := v.asTimestamp(unit, inst)
 			if err != nil {
 				return err
 			}

@@ -302,3 +302,32 @@ func TestMapValueAndListElementMissing(t *testing.T) {
 		t.Errorf("explain:\n%s", got)
 	}
 }
+
+// A promoted column's values buffer is recycled once the caller releases the
+// batch: the next batch reuses it, and Release gives it back.
+func TestPromotionBufferReuse(t *testing.T) {
+	p := mustPlan(t, sch(fld(1, "c", schema.Int)), sch(fld(1, "c", schema.Long)), Options{})
+	mem := checkedMem(t)
+	defer p.Release()
+	in := fileBatch(t, mem, p, `[{"c":1},{"c":2},{"c":null}]`)
+	defer in.Release()
+	first, err := p.Apply(in, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := &first.Column(0).Data().Buffers()[1].Bytes()[0]
+	first.Release()
+	second, err := p.Apply(in, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Release()
+	if &second.Column(0).Data().Buffers()[1].Bytes()[0] != addr {
+		t.Error("the second batch should reuse the first batch's values buffer")
+	}
+	want := recordJSON(t, mem, p.ArrowSchema(), `[{"c":1},{"c":2},{"c":null}]`)
+	defer want.Release()
+	if !array.RecordEqual(second, want) {
+		t.Errorf("got %s", recString(second))
+	}
+}

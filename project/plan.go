@@ -31,8 +31,10 @@ type Options struct {
 // batch by [Plan.Apply].
 //
 // A Plan is safe for concurrent use by multiple goroutines. Call
-// [Plan.Release] when done with it to drop the null and default arrays it
-// caches.
+// [Plan.Release] when done with it: it caches null and default arrays, and
+// keeps a few values buffers of promoted columns (taken back when the caller
+// releases a batch) to reuse for the next batches; Release returns them to
+// their allocator.
 type Plan struct {
 	fileName  string
 	rules     Rules
@@ -46,6 +48,8 @@ type Plan struct {
 	// same position with the same Arrow type: Apply only swaps the schema.
 	passThrough bool
 	dropped     []Dropped
+	// pools recycle the values buffers of promotion loops between batches.
+	pools pools
 	// rowsFrom is the file leaf decoded only for the row count, when no
 	// read field comes from the file.
 	rowsFrom string
@@ -77,6 +81,7 @@ type node struct {
 	in       arrow.DataType // Arrow type of the projected file field
 	out      arrow.DataType // Arrow type of the read field
 	conv     convFunc       // for actCast
+	pooled   bool           // conv is a loop whose values buffer may be recycled
 	children []*node        // struct: read children; list: [element]; map: [key, value]
 	value    any            // actDefault, actConstant
 	// levels is the file path of the leaf decoded only for the struct
@@ -111,8 +116,11 @@ func (p *Plan) FileSchema() *schema.Schema { return p.file }
 func (p *Plan) Rules() Rules { return p.rules }
 
 // Release drops the null, default and constant arrays the plan caches
-// between batches. The plan stays usable; the next Apply builds them again.
+// between batches and gives the values buffers it keeps for reuse back to
+// their allocator (buffers of batches still held go back when those are
+// released). The plan stays usable; the next Apply builds them again.
 func (p *Plan) Release() {
+	p.pools.close()
 	var walk func([]*node)
 	walk = func(ns []*node) {
 		for _, n := range ns {

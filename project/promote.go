@@ -1,6 +1,8 @@
 package project
 
 import (
+	"reflect"
+	"time"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,7 +22,19 @@ type convFunc func(in arrow.ArrayData, out arrow.DataType, mem memory.Allocator)
 // label changes (decimal precision widening, binary↔string, time zone), a
 // tight loop over the values buffer for the hot widenings, and the general
 // per-value cast otherwise.
-func chooseConversion(f, t schema.PrimitiveType, in, out arrow.DataType) (action, convFunc) {
+//
+// loc is the session time zone (nil: UTC); outside UTC a change between a
+// wall clock and an instant moves the value, so it is a cast.
+func chooseConversion(f, t schema.PrimitiveType, in, out arrow.DataType, loc *time.Location) (action, convFunc) {
+	if loc != nil {
+		fi, ti := isInstant(f.K), isInstant(t.K)
+		switch {
+		case isTimestamp(f.K) && (!isTimestamp(t.K) || fi != ti),
+			ti && (f.K == schema.KindDate || f.K == schema.KindTime || isString(f.K)),
+			isInt(f.K) && isTimestamp(t.K):
+			return actCast, castSlowZone(loc, fi, ti)
+		}
+	}
 	if arrow.TypeEqual(in, out) {
 		return actTake, nil
 	}
@@ -45,6 +59,22 @@ func chooseConversion(f, t schema.PrimitiveType, in, out arrow.DataType) (action
 		}
 	}
 	return actCast, castSlow
+}
+
+// isSlow reports whether c is the general per-value cast (which builds with
+// builders and is not pooled).
+func isSlow(c convFunc) bool {
+	p := reflect.ValueOf(c).Pointer()
+	// The session-time-zone casts (castSlowZone closures) are per-value too.
+	return p == reflect.ValueOf(convFunc(castSlow)).Pointer() || p == slowZonePtr
+}
+
+var slowZonePtr = reflect.ValueOf(castSlowZone(nil, false, false)).Pointer()
+
+// isInstant reports whether k is a timestamp with local time zone (an
+// instant) rather than a wall clock.
+func isInstant(k schema.Kind) bool {
+	return k == schema.KindTimestampTz || k == schema.KindTimestampTzNs
 }
 
 // numericLoop returns the tight loop for a lossless-by-rule widening between

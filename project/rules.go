@@ -3,6 +3,7 @@ package project
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/lakecat/lakecat/schema"
 )
@@ -15,6 +16,39 @@ import (
 // The package documentation holds the matrix of every rule in one table.
 type Rules struct {
 	format tableFormat
+	// loc is the session time zone of Paimon's casts between wall-clock
+	// timestamps and instants (nil: UTC).
+	loc *time.Location
+}
+
+// WithTimeZone returns r with loc as the session time zone of Paimon's casts
+// that relate a wall clock (TIMESTAMP) to an instant (TIMESTAMP WITH LOCAL
+// TIME ZONE): TIMESTAMP ↔ TIMESTAMP_LTZ, either to INT/BIGINT (seconds of
+// the instant), DATE, TIME or STRING (the wall clock in the zone), and
+// INT/BIGINT seconds to either. Paimon Java takes the JVM's default zone;
+// lakecat's default (nil, or never calling WithTimeZone) is UTC, under which
+// the wall clock and the instant have the same number. Other rules ignore it.
+func (r Rules) WithTimeZone(loc *time.Location) Rules {
+	r.loc = loc
+	return r
+}
+
+// TimeZone returns the session time zone set by [Rules.WithTimeZone] (UTC
+// when none).
+func (r Rules) TimeZone() *time.Location {
+	if r.loc == nil {
+		return time.UTC
+	}
+	return r.loc
+}
+
+// zone returns the session time zone as the cast kernels take it: nil for
+// UTC or for rules other than Paimon's.
+func (r Rules) zone() *time.Location {
+	if r.format != formatPaimon || r.loc == nil || r.loc == time.UTC || r.loc.String() == "UTC" {
+		return nil
+	}
+	return r.loc
 }
 
 type tableFormat uint8
@@ -32,23 +66,25 @@ var (
 	// IcebergV2 is Iceberg format versions 1 and 2 (table spec, "Schema
 	// Evolution", valid type promotions): int→long, float→double,
 	// decimal(P,S)→decimal(P′,S) with P′ ≥ P.
-	IcebergV2 = Rules{formatIcebergV2}
+	IcebergV2 = Rules{format: formatIcebergV2}
 	// IcebergV3 is Iceberg format version 3: the v2 promotions plus
 	// unknown→any type and date→timestamp or timestamp_ns (not to the
 	// timestamptz types).
-	IcebergV3 = Rules{formatIcebergV3}
+	IcebergV3 = Rules{format: formatIcebergV3}
 	// Hudi is Apache Hudi's schema evolution on read (Hudi docs, "Schema
 	// Evolution", type promotions): int→long/float/double, long→float/double,
 	// float→double, numeric→decimal, decimal widening that keeps the integer
 	// digits (scale may grow), numeric, decimal, date and timestamp→string,
 	// string↔binary, string→decimal and string→date.
-	Hudi = Rules{formatHudi}
+	Hudi = Rules{format: formatHudi}
 	// Paimon is Apache Paimon's read-time casts (Paimon's CastExecutors):
 	// any numeric↔numeric including narrowing, boolean↔numeric, most
 	// types→string, string→boolean/numeric/decimal/date/time/timestamp/binary,
-	// timestamp↔timestamp, timestamp→date/time and date→timestamp. A value
-	// that does not fit fails the batch with a *[ValueError].
-	Paimon = Rules{formatPaimon}
+	// timestamp↔timestamp, timestamp→date/time, date→timestamp, and
+	// timestamp↔int/bigint seconds. Casts between a wall clock and an
+	// instant use the session time zone ([Rules.WithTimeZone], default
+	// UTC). A value that does not fit fails the batch with a *[ValueError].
+	Paimon = Rules{format: formatPaimon}
 )
 
 var ruleNames = [...]string{
@@ -167,6 +203,11 @@ func (r Rules) allows(f, t schema.PrimitiveType) (bool, string) {
 			tk == schema.KindTime || isTimestamp(tk) || tk == schema.KindBinary):
 			return true, ""
 		case isTimestamp(fk) && (isTimestamp(tk) || tk == schema.KindDate || tk == schema.KindTime):
+			return true, ""
+		case isTimestamp(fk) && (tk == schema.KindInt || tk == schema.KindLong),
+			isInt(fk) && isTimestamp(tk):
+			// Paimon's TimestampToNumericPrimitiveCastRule and
+			// NumericPrimitiveToTimestamp: seconds since the epoch.
 			return true, ""
 		case (fk == schema.KindDate || fk == schema.KindTime) && isTimestamp(tk):
 			return true, ""

@@ -55,7 +55,11 @@ func TestRulesMatrix(t *testing.T) {
 		{schema.Timestamp, schema.TimestampTz, false, false, false, true},
 		{schema.Timestamp, schema.Date, false, false, false, true},
 		{schema.Time, schema.Timestamp, false, false, false, true},
-		{schema.Long, schema.Timestamp, false, false, false, false},
+		{schema.Long, schema.Timestamp, false, false, false, true},
+		{schema.Int, schema.TimestampTz, false, false, false, true},
+		{schema.Timestamp, schema.Int, false, false, false, true},
+		{schema.TimestampTzNs, schema.Long, false, false, false, true},
+		{schema.Timestamp, schema.SmallInt, false, false, false, false},
 		{schema.String, schema.UUID, false, false, false, false},
 		{schema.Int, schema.Boolean, false, false, false, true},
 	}
@@ -208,6 +212,7 @@ func TestValueErrors(t *testing.T) {
 		t.Run(fmt.Sprintf("%v/%s→%s", c.rules, c.from, c.to), func(t *testing.T) {
 			mem := checkedMem(t)
 			p := mustPlan(t, sch(fld(1, "c", c.from)), sch(fld(1, "c", c.to)), Options{FileName: "p.parquet", Rules: c.rules})
+			defer p.Release()
 			in := fileBatch(t, mem, p, rowsOf(c.in))
 			defer in.Release()
 			out, err := p.Apply(in, mem)
