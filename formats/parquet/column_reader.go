@@ -386,20 +386,11 @@ func (lr *leafReader) setupPage(pg pq.Page) (err error) {
 		return nil
 	}
 	lr.nEntries = len(lr.def)
-	defined := 0
-	md := lr.maxDef
-	for _, d := range lr.def {
-		if d == md {
-			defined++
-		} else if d > md {
-			return lr.corrupt("definition level %d above the maximum %d", d, md)
-		}
-	}
-	for _, r := range lr.rep {
-		if r > lr.maxRep {
-			return lr.corrupt("repetition level %d above the maximum %d", r, lr.maxRep)
-		}
-	}
+	// Levels above their maximum are not rejected one by one: every use of
+	// a level compares it, so such a level only makes the counts below (or
+	// the slot counts when assembling) disagree, which is reported as
+	// corrupt.
+	defined := bytes.Count(lr.def, []byte{lr.maxDef})
 	if defined != nvals {
 		return lr.corrupt("levels define %d values, the page holds %d", defined, nvals)
 	}
@@ -554,13 +545,7 @@ func (lr *leafReader) take(start, end int) error {
 		if lr.maxRep == 0 {
 			return lr.takeFlat(start, end)
 		}
-		cnt = 0
-		md := lr.maxDef
-		for _, x := range d {
-			if x == md {
-				cnt++
-			}
-		}
+		cnt = bytes.Count(d, []byte{lr.maxDef})
 	}
 	if cnt == 0 {
 		return nil
@@ -599,6 +584,24 @@ func (lr *leafReader) takeFlat(start, end int) error {
 		return nil
 	}
 	w := max(c.width, 1)
+	if cnt < n && cnt > 0 && (w == 4 || w == 8) && (c.op == opCopy || c.op == opFixed || lr.dictPage) {
+		// Copy and place in one pass.
+		out := lr.fixed.extend(n * w)
+		v0 := lr.vpos
+		lr.vpos += cnt
+		lr.nvals += cnt
+		if lr.dictPage {
+			if err := scatterDict(out, lr.dictFixed, w, lr.idx[v0:v0+cnt], d, md); err != nil {
+				return lr.corrupt("%v", err)
+			}
+			return nil
+		}
+		if len(lr.raw) < (v0+cnt)*w {
+			return lr.corrupt("%v", errShortPage)
+		}
+		scatterFixed(out, lr.raw[v0*w:(v0+cnt)*w], w, d, md)
+		return nil
+	}
 	mark := lr.fixed.n
 	if err := lr.takeDense(cnt); err != nil {
 		return err

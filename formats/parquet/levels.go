@@ -1,6 +1,8 @@
 package parquet
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -224,4 +226,73 @@ func spreadOffsetsDefs(offs []int32, d []byte, md byte, cnt int) {
 			offs[s] = offs[s+1]
 		}
 	}
+}
+
+// scatterFixed writes the values of src (width w, 4 or 8) to the entries of
+// d equal to md and zeroes the others; out holds len(d)*w bytes.
+func scatterFixed(out, src []byte, w int, d []byte, md byte) {
+	k := 0
+	if w == 4 {
+		o := arrow.Uint32Traits.CastFromBytes(out[:len(d)*4])
+		v := arrow.Uint32Traits.CastFromBytes(src)
+		for j, x := range d {
+			if x == md {
+				o[j] = v[k]
+				k++
+			} else {
+				o[j] = 0
+			}
+		}
+		return
+	}
+	o := arrow.Uint64Traits.CastFromBytes(out[:len(d)*8])
+	v := arrow.Uint64Traits.CastFromBytes(src)
+	for j, x := range d {
+		if x == md {
+			o[j] = v[k]
+			k++
+		} else {
+			o[j] = 0
+		}
+	}
+}
+
+// scatterDict writes dict[idx[k]] (width w, 4 or 8) to the entries of d
+// equal to md and zeroes the others; out holds len(d)*w bytes.
+func scatterDict(out, dict []byte, w int, idx []int32, d []byte, md byte) error {
+	k := 0
+	if w == 4 {
+		o := arrow.Uint32Traits.CastFromBytes(out[:len(d)*4])
+		dv := arrow.Uint32Traits.CastFromBytes(dict[:len(dict)/4*4])
+		nd := uint32(len(dv))
+		for j, x := range d {
+			if x == md {
+				i := uint32(idx[k])
+				if i >= nd {
+					return fmt.Errorf("dictionary index %d out of range [0, %d)", idx[k], nd)
+				}
+				o[j] = dv[i]
+				k++
+			} else {
+				o[j] = 0
+			}
+		}
+		return nil
+	}
+	o := arrow.Uint64Traits.CastFromBytes(out[:len(d)*8])
+	dv := arrow.Uint64Traits.CastFromBytes(dict[:len(dict)/8*8])
+	nd := uint32(len(dv))
+	for j, x := range d {
+		if x == md {
+			i := uint32(idx[k])
+			if i >= nd {
+				return fmt.Errorf("dictionary index %d out of range [0, %d)", idx[k], nd)
+			}
+			o[j] = dv[i]
+			k++
+		} else {
+			o[j] = 0
+		}
+	}
+	return nil
 }
