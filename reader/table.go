@@ -93,6 +93,12 @@ type TableOptions struct {
 	// BatchRows and Allocator: see [Options].
 	BatchRows int
 	Allocator memory.Allocator
+	// TimeZone is the session time zone of Paimon's casts between
+	// TIMESTAMP (a wall clock) and TIMESTAMP WITH LOCAL TIME ZONE (an
+	// instant), and from either to INT, DATE or STRING (see
+	// project.Rules.WithTimeZone). Nil means UTC; Paimon Java uses the
+	// JVM's default zone.
+	TimeZone *time.Location
 	// Warn receives warnings (deletes ignored); nil drops them.
 	Warn func(msg string)
 }
@@ -157,6 +163,10 @@ func DetectTableFormat(ctx context.Context, fsys FS, location string) (TableForm
 	case has(".hoodie"):
 		return TableHudi, nil
 	case has("schema") && (has("snapshot") || has("branch")):
+		return TablePaimon, nil
+	case has("schema") && isPaimonSchemaDir(ctx, fsys, path.Join(location, "schema")):
+		// A Paimon table created but never written has schema/ only: it
+		// reads as empty.
 		return TablePaimon, nil
 	case has("metadata"):
 		return TableIceberg, nil
@@ -367,4 +377,18 @@ func widenValue(v any, t schema.Type) any {
 		}
 	}
 	return v
+}
+
+// isPaimonSchemaDir reports whether dir holds a Paimon schema-N file.
+func isPaimonSchemaDir(ctx context.Context, fsys FS, dir string) bool {
+	names, err := fsys.List(ctx, dir)
+	if err != nil {
+		return false
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "schema-") {
+			return true
+		}
+	}
+	return false
 }

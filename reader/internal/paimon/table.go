@@ -197,7 +197,7 @@ type IndexFile struct {
 type Scan struct {
 	// Table is the table.
 	Table *Table
-	// Snapshot is the snapshot read.
+	// Snapshot is the snapshot read (nil for a table without snapshots).
 	Snapshot *Snapshot
 	// Schema is the read schema (see [ScanOptions.SchemaID]).
 	Schema *schema.PaimonSchema
@@ -212,10 +212,17 @@ type Scan struct {
 // the base and then the delta manifest list, in order, with ADD entries
 // adding a file and DELETE entries removing the file with the same
 // partition, bucket and file name (Paimon's FileStoreScan merge).
+//
+// A table (or branch) created but never written has no snapshot: without
+// opts.SnapshotID it plans an empty scan (Snapshot nil, no files) in the
+// latest schema, as Paimon reads it.
 func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	s, err := t.plan(ctx, t.Branch, opts.SnapshotID)
 	if err != nil {
-		return nil, err
+		if !errors.Is(err, ErrNoSnapshot) || opts.SnapshotID != nil {
+			return nil, err
+		}
+		s = &Scan{Table: t}
 	}
 	var sid int64
 	if opts.SchemaID != nil {
