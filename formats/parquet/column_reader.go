@@ -25,7 +25,7 @@ func (f *File) pqFileOnce() (*pq.File, error) {
 			}
 		}()
 		pf, err := pq.OpenFile(f.r, f.size,
-			pq.SkipPageIndex(true), pq.SkipBloomFilters(true), pq.ReadBufferSize(256<<10))
+			pq.SkipPageIndex(true), pq.SkipBloomFilters(true), pq.ReadBufferSize(16<<10))
 		if err != nil {
 			f.pqErr = wrapPQ(f.name, "footer", err)
 			return

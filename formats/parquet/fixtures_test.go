@@ -259,3 +259,30 @@ func TestLargePageHeader(t *testing.T) {
 		t.Fatalf("page header of %d bytes does not exercise the window growth", hdrBytes)
 	}
 }
+
+// TestConcurrentReaders reads one File from several goroutines at once
+// (run with -race).
+func TestConcurrentReaders(t *testing.T) {
+	b := smallFile(t)
+	f := openBytes(t, b)
+	mem := newMem(t)
+	want, err := readAll(f, mem, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			got, err := readAll(f, mem, 1+i)
+			if err == nil && !reflect.DeepEqual(got, want) {
+				err = errors.New("values differ")
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

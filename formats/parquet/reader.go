@@ -131,9 +131,6 @@ func (br *BatchReader) leafFor(ln *lnode, byCol map[int]*leafReader) (*leafReade
 	// Flat top-level leaves build their validity while reading; every other
 	// leaf keeps its levels for the assembly of its ancestors.
 	lr.keepLevels = ln.r != 0 || ln.p != 0 || ln.phys.repLevel > 0 || !isTopLevel(br.f.lroot, ln)
-	if ln.conv.path == "" {
-		ln.conv.path = ln.phys.path
-	}
 	byCol[col] = lr
 	br.readers = append(br.readers, lr)
 	return lr, nil
