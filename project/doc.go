@@ -49,6 +49,7 @@
 //	string → numeric, boolean, time, timestamp                                  cast
 //	timestamp ↔ timestamp (unit, time zone)                                     cast
 //	timestamp → date, time; time → timestamp                                    cast
+//	timestamp ↔ int, long (seconds since the epoch)                             cast
 //
 // Sources: Iceberg table spec, "Schema Evolution" (valid type promotions, and
 // format version 3's unknown and date promotions); Hudi docs, "Schema
