@@ -42,7 +42,9 @@
 //	INT96                                   timestamp (microseconds, converted
 //	                                        straight from Julian day and
 //	                                        nanoseconds, so correct outside the
-//	                                        years 1677–2262)
+//	                                        years 1677–2262; nanoseconds below
+//	                                        a microsecond are floored away, as
+//	                                        for Paimon TIMESTAMP(7..9))
 //	INT32/INT64/BYTE_ARRAY/FLBA DECIMAL     decimal(P,S); P > 38 is reported but
 //	                                        refused with ErrUnsupported when the
 //	                                        column is selected
@@ -68,6 +70,17 @@
 // LIST or MAP parent is a required list of required elements. The field id of
 // a list element or map key/value is the id of the node that holds the
 // values; repeated groups usually carry none.
+//
+// # Reading
+//
+// Each column chunk's page headers are checked against the chunk's byte
+// range before parquet-go reads a page (parquet-go allocates a page's
+// claimed size before reading it); limits.go holds the caps on every size
+// taken from the file. Pages are decompressed and decoded by parquet-go, so
+// the codecs are parquet-go's: UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD,
+// LZ4_RAW (not the deprecated Hadoop-framed LZ4, which gives
+// [ErrUnsupported]); page CRCs are verified. The row count is the sum of the
+// row groups' counts (some writers leave the footer's num_rows 0).
 //
 // Errors are [ErrCorrupt] (with a [*CorruptError] giving the offset and
 // section) and [ErrUnsupported]; no input makes this package panic.

@@ -136,9 +136,13 @@ func (br *BatchReader) leafFor(ln *lnode, byCol map[int]*leafReader) (*leafReade
 	return lr, nil
 }
 
-// firstLeaf returns the first leaf lnode under ln in file order, or nil.
+// firstLeaf returns the first readable leaf lnode under ln in file order,
+// or nil.
 func firstLeaf(ln *lnode) *lnode {
 	if ln.phys != nil {
+		if ln.conv.op == opRefuse {
+			return nil
+		}
 		return ln
 	}
 	for _, c := range ln.children {
