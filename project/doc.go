@@ -66,7 +66,9 @@
 // string is ISO-like ("2024-01-02", "2024-01-02 03:04:05.5", UTC); a string
 // that does not parse fails with [ErrInvalidValue] (Spark would give null);
 // binary→string does not check UTF-8; char and varchar lengths are not
-// enforced.
+// enforced. Paimon's casts between a wall clock (timestamp) and an instant
+// (timestamptz, Paimon's TIMESTAMP WITH LOCAL TIME ZONE) use the session time
+// zone of [Rules.WithTimeZone], UTC by default.
 //
 // # Hot path
 //
@@ -75,6 +77,8 @@
 // date→timestamp are single loops over the values buffer; decimal precision
 // widening and string↔binary keep the buffers and change only the Arrow type;
 // null, default and constant arrays are built once per batch length and
-// shared. When every column passes through unchanged Apply only swaps the
-// schema.
+// shared. The values buffers those loops write are taken back from the
+// caller when it releases a batch and reused for the next one (a few per
+// size, returned to the allocator by [Plan.Release]). When every column
+// passes through unchanged Apply only swaps the schema.
 package project
