@@ -64,12 +64,14 @@ func metadataField(name string, partition *schema.StructType) (*schema.Field, er
 }
 
 // posIndex returns the index of the top-level _pos column of read, or -1.
+// The name is checked too: Paimon's _VALUE_KIND system column has the same
+// field id (2147483645).
 func posIndex(read *schema.Schema) int {
 	if read == nil {
 		return -1
 	}
 	for i, f := range read.Fields {
-		if f.ID == FieldIDPos {
+		if f.ID == FieldIDPos && f.Name == ColumnPos {
 			return i
 		}
 	}

@@ -3,6 +3,8 @@ package reader
 import (
 	"context"
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader/internal/paimon"
@@ -27,6 +29,9 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 			return nil, fmt.Errorf("%w: %v (--raw reads every stored row with its system columns)", ErrPrimaryKeyTable, err)
 		}
 		raw = true
+	}
+	if err := checkFallbackMerge(ctx, tbl, scan, opts); err != nil {
+		return nil, err
 	}
 	read := scan.Schema.Schema()
 	if raw {
@@ -74,12 +79,57 @@ const (
 	paimonValueKindID      = 2147483645 // _VALUE_KIND TINYINT
 )
 
+// checkFallbackMerge refuses files read through "scan.fallback-branch" from
+// a primary-key branch when a merge on read could change them, unless
+// opts.Raw. Such a bucket reads as stored only when it has one live file
+// whose manifest entry records no delete (retract) rows: one sorted run with
+// unique keys and nothing to retract, which is exactly what the merge would
+// return.
+func checkFallbackMerge(ctx context.Context, tbl *paimon.Table, scan *paimon.Scan, opts TableOptions) error {
+	type bucket struct{ branch, dir string }
+	files := map[bucket]int{}
+	for i := range scan.DataFiles {
+		df := &scan.DataFiles[i]
+		if df.Branch == scan.Table.Branch {
+			continue
+		}
+		files[bucket{df.Branch, path.Dir(df.Path)}]++
+	}
+	for i := range scan.DataFiles {
+		df := &scan.DataFiles[i]
+		if df.Branch == scan.Table.Branch || opts.Raw {
+			continue
+		}
+		ws, err := tbl.Schema(ctx, df.Branch, df.SchemaID)
+		if err != nil {
+			return err
+		}
+		if len(ws.PrimaryKeys) == 0 {
+			continue
+		}
+		if n := files[bucket{df.Branch, path.Dir(df.Path)}]; n > 1 || df.DeleteRowCount == nil || *df.DeleteRowCount != 0 {
+			return fmt.Errorf("%w: fallback branch %q is a primary-key table (primary key %s) and %s needs a merge (%d live files in its bucket; --raw reads the stored rows)",
+				ErrPrimaryKeyTable, df.Branch, strings.Join(ws.PrimaryKeys, ", "), df.Path, n)
+		}
+	}
+	return nil
+}
+
 // withPaimonSystemFields returns s with the system columns of a primary-key
-// table's data files in front: _KEY_<pk> for each primary key, then
-// _SEQUENCE_NUMBER and _VALUE_KIND, in the order Paimon writes them.
+// table's data files in front: _KEY_<pk> for each primary key that is not a
+// partition key (Paimon's trimmed primary key: partition columns are
+// constant within a file and not repeated), then _SEQUENCE_NUMBER and
+// _VALUE_KIND, in the order Paimon writes them.
 func withPaimonSystemFields(s *schema.Schema, ps *schema.PaimonSchema) *schema.Schema {
 	out := &schema.Schema{ID: s.ID}
+	part := map[string]bool{}
+	for _, k := range ps.PartitionKeys {
+		part[k] = true
+	}
 	for _, pk := range ps.PrimaryKeys {
+		if part[pk] {
+			continue
+		}
 		if f := s.FindByName(pk, false); f != nil {
 			out.Fields = append(out.Fields, &schema.Field{ID: paimonKeyFieldIDStart + f.ID, Name: "_KEY_" + pk, Type: f.Type, Required: f.Required})
 		}
