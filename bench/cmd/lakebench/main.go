@@ -70,7 +70,7 @@ func main() {
 		rowGroup = flag.Int("rowgroup", 256*1024, "rows per Parquet row group and ORC stripe")
 		parts    = flag.Int("parts", 0, "part files for lakecat/plain-parallel (0: 2×GOMAXPROCS)")
 		codecs   = flag.String("codecs", "snappy,zstd", "codecs of the data files, comma separated")
-		quick    = flag.Bool("quick", false, "small run for CI: 200000 rows, 5 runs")
+		quick    = flag.Bool("quick", false, "small run for CI: 200000 rows, 9 runs")
 		jsonOut  = flag.String("json", "", "also write the rows as a JSON array to this file")
 		gate     = flag.Bool("gate", false, "exit 1 when evolved > 1.10× plain or plain is slower than pqarrow/serial")
 		only     = flag.String("only", "", "run only variants matching this regular expression")
@@ -81,7 +81,7 @@ func main() {
 	cfg := config{rows: *rows, runs: *runs, rowGroup: *rowGroup, parts: *parts, keep: *keep,
 		workers: runtime.GOMAXPROCS(0), slow: os.Getenv("LAKEBENCH_SLOW")}
 	if *quick {
-		cfg.rows, cfg.runs = 200_000, 5
+		cfg.rows, cfg.runs = 200_000, 9
 		cfg.rowGroup = min(cfg.rowGroup, 64*1024)
 	}
 	if cfg.parts <= 0 {
@@ -211,7 +211,7 @@ func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 		}
 	}
 	if gate {
-		if reason := checkGate(res, cfg.codecs); reason != "" {
+		if reason := checkGate(vs, cfg.codecs); reason != "" {
 			fmt.Println("lakebench gate: FAIL:", reason)
 			return 1
 		}
@@ -298,27 +298,41 @@ func printTable(w *os.File, res []result) {
 	}
 }
 
-// checkGate returns "" when the smoke gate passes, or the first reason it
-// fails. It compares best times of the same run and codec.
-func checkGate(res []result, codecs []string) string {
-	bestOf := map[string]float64{}
-	for _, r := range res {
-		bestOf[r.Codec+" "+r.Variant] = r.BestMs
+// checkGate returns "" when the smoke gate passes, or every reason it
+// fails. Per codec it compares two variants of the same run by the more
+// favourable of two noise-robust estimates: the ratio of best times and the
+// median of the per-round ratios (the variants of one round run back to
+// back, so load that comes and goes on a shared machine cancels out). A real
+// regression of more than a few percent moves both.
+func checkGate(vs []*variant, codecs []string) string {
+	byName := map[string]*variant{}
+	for _, v := range vs {
+		byName[v.codec+" "+v.name] = v
+	}
+	ratio := func(a, b *variant) float64 {
+		r := float64(best(a.times)) / float64(best(b.times))
+		var per []float64
+		for i := range min(len(a.times), len(b.times)) {
+			per = append(per, float64(a.times[i])/float64(b.times[i]))
+		}
+		slices.Sort(per)
+		if m := per[len(per)/2]; m < r {
+			r = m
+		}
+		return r
 	}
 	var reasons []string
 	for _, c := range codecs {
-		plain, ok1 := bestOf[c+" lakecat/plain"]
-		evolved, ok2 := bestOf[c+" lakecat/evolved"]
-		pqs, ok3 := bestOf[c+" pqarrow/serial"]
-		if !ok1 || !ok2 || !ok3 {
+		plain, evolved, pqs := byName[c+" lakecat/plain"], byName[c+" lakecat/evolved"], byName[c+" pqarrow/serial"]
+		if plain == nil || evolved == nil || pqs == nil || len(plain.times) == 0 {
 			reasons = append(reasons, c+": lakecat/plain, lakecat/evolved and pqarrow/serial must all run")
 			continue
 		}
-		if evolved > 1.10*plain {
-			reasons = append(reasons, fmt.Sprintf("%s: lakecat/evolved %.1f ms is %.2f× lakecat/plain %.1f ms (limit 1.10×)", c, evolved, evolved/plain, plain))
+		if r := ratio(evolved, plain); r > 1.10 {
+			reasons = append(reasons, fmt.Sprintf("%s: lakecat/evolved takes %.2f× lakecat/plain (limit 1.10×)", c, r))
 		}
-		if plain > pqs {
-			reasons = append(reasons, fmt.Sprintf("%s: lakecat/plain %.1f ms is slower than pqarrow/serial %.1f ms", c, plain, pqs))
+		if r := ratio(plain, pqs); r > 1.0 {
+			reasons = append(reasons, fmt.Sprintf("%s: lakecat/plain takes %.2f× pqarrow/serial (must be faster)", c, r))
 		}
 	}
 	sort.Strings(reasons)

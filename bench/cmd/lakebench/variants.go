@@ -65,11 +65,12 @@ func icebergEvolvedSchema() *iceberg.Schema {
 }
 
 // sink keeps the deliberate per-row allocations of LAKEBENCH_SLOW alive.
-var sink *[2]int64
+var sink *[16]int64
 
 // drain reads rr to the end and returns the rows it saw. With slow set it
 // allocates once per row: the deliberately slowed build that shows the CI
-// gate failing (LAKEBENCH_SLOW=evolved or =plain; never in the library).
+// gate failing (LAKEBENCH_SLOW=evolved or =plain: a 128-byte object per
+// row; never in the library).
 func drain(rr array.RecordReader, slow bool) (int64, error) {
 	defer rr.Release()
 	var n int64
@@ -77,7 +78,7 @@ func drain(rr array.RecordReader, slow bool) (int64, error) {
 		rec := rr.RecordBatch()
 		if slow {
 			for j := int64(0); j < rec.NumRows(); j++ {
-				sink = &[2]int64{j, n}
+				sink = &[16]int64{j, n}
 			}
 		}
 		n += rec.NumRows()
