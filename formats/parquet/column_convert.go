@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -26,6 +27,7 @@ const (
 	opMul1000                             // INT64 milliseconds → microseconds
 	opFloorDiv1000                        // INT64 nanoseconds → microseconds, floored
 	opInt96                               // INT96 (Julian day + nanoseconds) → int64 microseconds
+	opInt96Nanos                          // INT96 → int64 nanoseconds (WithInt96Nanos)
 	opDecInt32                            // DECIMAL in INT32 → decimal128
 	opDecInt64                            // DECIMAL in INT64 → decimal128
 	opDecBytes                            // DECIMAL in BYTE_ARRAY (big-endian two's complement) → decimal128
@@ -59,7 +61,7 @@ func (c *converter) physWidth() int {
 		return 4
 	case opUint64, opMul1000, opFloorDiv1000, opDecInt64:
 		return 8
-	case opInt96:
+	case opInt96, opInt96Nanos:
 		return 12
 	case opDecFixed, opFixed:
 		return c.inWidth
@@ -181,6 +183,15 @@ func (c *converter) convertFixed(dst, src []byte, offs []uint32, n int) error {
 			b := src[i*12 : i*12+12]
 			out[i] = int96ToMicros(b)
 		}
+	case opInt96Nanos:
+		out := arrow.Int64Traits.CastFromBytes(dst)
+		for i := range out {
+			v, ok := int96ToNanos(src[i*12 : i*12+12])
+			if !ok {
+				return fmt.Errorf("%w: INT96 timestamp outside the range of int64 nanoseconds (1677-09-21 to 2262-04-11)", ErrUnsupported)
+			}
+			out[i] = v
+		}
 	case opDecInt32:
 		in := arrow.Int32Traits.CastFromBytes(src)
 		for i, v := range in {
@@ -214,6 +225,19 @@ func int96ToMicros(b []byte) int64 {
 	nanos := int64(binary.LittleEndian.Uint64(b[:8]))
 	day := int64(int32(binary.LittleEndian.Uint32(b[8:12])))
 	return (day-julianEpochDay)*86_400_000_000 + floorDiv(nanos, 1000)
+}
+
+// int96ToNanos converts an INT96 timestamp to nanoseconds since the epoch;
+// ok is false outside the days whose nanoseconds surely fit an int64 (a
+// day short of each end of the int64 range).
+func int96ToNanos(b []byte) (int64, bool) {
+	nanos := int64(binary.LittleEndian.Uint64(b[:8]))
+	day := int64(int32(binary.LittleEndian.Uint32(b[8:12]))) - julianEpochDay
+	const dayNanos = 86_400_000_000_000
+	if day > math.MaxInt64/dayNanos-1 || day < math.MinInt64/dayNanos+1 || nanos < 0 || nanos >= dayNanos {
+		return 0, false
+	}
+	return day*dayNanos + nanos, true
 }
 
 func floorDiv(a, b int64) int64 {

@@ -58,11 +58,20 @@ type fileMetaData struct {
 type Option func(*config)
 
 type config struct {
-	name string
+	name       string
+	int96Nanos bool
 }
 
 // WithName names the file in error messages (a path or URL).
 func WithName(name string) Option { return func(c *config) { c.name = name } }
+
+// WithInt96Nanos reports INT96 columns as timestamp_ns and decodes all their
+// nanoseconds. Paimon writes TIMESTAMP(7) to TIMESTAMP(9) (and the local
+// time zone kinds) as INT96; without this option INT96 is timestamp in
+// microseconds (the Iceberg and Spark reading), which drops the last three
+// digits. A value outside 1677-09-21…2262-04-11 then fails the batch with
+// [ErrUnsupported].
+func WithInt96Nanos() Option { return func(c *config) { c.int96Nanos = true } }
 
 // File is an open Parquet file: its footer and schema. It is safe for
 // concurrent use by several batch readers.
@@ -76,6 +85,8 @@ type File struct {
 	leaves  []*node
 	lroot   *lnode
 	numRows int64
+	// int96Nanos: INT96 is timestamp_ns ([WithInt96Nanos]).
+	int96Nanos bool
 
 	pqOnce sync.Once
 	pqFile *pq.File
@@ -93,7 +104,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	for _, o := range opts {
 		o(&c)
 	}
-	f := &File{r: r, size: size, name: c.name}
+	f := &File{r: r, size: size, name: c.name, int96Nanos: c.int96Nanos}
 	if size < 12 {
 		return nil, corruptf(c.name, 0, "file", "%d bytes is too short for a Parquet file (at least 12)", size)
 	}

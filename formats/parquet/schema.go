@@ -184,6 +184,9 @@ func (f *File) convert(n *node, r, p int, asElement bool) (*schema.Field, *lnode
 	d := n.defLevel
 	if n.column >= 0 {
 		t, conv := leafType(n)
+		if conv.op == opInt96 && f.int96Nanos {
+			t, conv.op = schema.TimestampNs, opInt96Nanos
+		}
 		conv.path = n.path
 		fld := &schema.Field{ID: n.id(), Name: n.el.Name, Type: t, Required: required}
 		return fld, &lnode{field: fld, kind: t.K, r: r, p: p, d: d, phys: n, conv: conv}, nil
