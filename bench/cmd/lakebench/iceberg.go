@@ -116,6 +116,9 @@ const manifestEntrySchema = `{"type":"record","name":"manifest_entry","fields":[
   {"name":"file_size_in_bytes","type":"long","field-id":104}]}}]}`
 
 func writeOCF(path, avroSchema string, meta map[string][]byte, recs []map[string]any) (int64, error) {
+	if meta == nil {
+		meta = map[string][]byte{}
+	}
 	var buf bytes.Buffer
 	enc, err := ocf.NewEncoder(avroSchema, &buf, ocf.WithMetadata(meta))
 	if err != nil {

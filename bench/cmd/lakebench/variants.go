@@ -22,6 +22,12 @@ import (
 // batchRows is the batch size of every reader (lakecat and pqarrow).
 const batchRows = 64 * 1024
 
+// alloc allocates every Arrow buffer of the lakecat readers (tests swap in
+// a checked allocator); pqarrow always uses memory.DefaultAllocator (its
+// DELTA_BINARY_PACKED decoder does not free 64-byte scratch blocks, which a
+// checked allocator reports).
+var alloc memory.Allocator = memory.DefaultAllocator
+
 // evolvedSchema is the read schema of the evolved variants: the six file
 // columns reordered, s renamed to name, i promoted int→long (and renamed),
 // f promoted float→double (and renamed), dec widened decimal(18,2) →
@@ -109,7 +115,7 @@ func arrowBytes(rr array.RecordReader, keep bool) (int64, [][]byte, error) {
 
 func openLakecat(ctx context.Context, data []byte, read *schema.Schema) (array.RecordReader, error) {
 	return reader.Open(ctx, bytes.NewReader(data), int64(len(data)), reader.Options{
-		ReadSchema: read, Rules: project.IcebergV2, BatchRows: batchRows})
+		ReadSchema: read, Rules: project.IcebergV2, BatchRows: batchRows, Allocator: alloc})
 }
 
 func openPqarrow(ctx context.Context, data []byte, parallel bool) (pqarrow.RecordReader, error) {
@@ -197,7 +203,7 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 					Open: func(context.Context) (io.ReaderAt, int64, func() error, error) {
 						return bytes.NewReader(b), int64(len(b)), nil, nil
 					},
-					Options: reader.Options{ReadSchema: fileSchema, Rules: project.IcebergV2, BatchRows: batchRows},
+					Options: reader.Options{ReadSchema: fileSchema, Rules: project.IcebergV2, BatchRows: batchRows, Allocator: alloc},
 				}
 			}
 			rr, err := reader.ScanFiles(ctx, tasks, reader.ScanOptions{Workers: cfg.workers})
@@ -274,46 +280,52 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 	return append(vs, tvs...), nil
 }
 
-// tableVariants writes the Iceberg table and returns its scans with one
-// worker and with GOMAXPROCS workers.
+// tableVariants writes the Iceberg and Paimon tables and returns their
+// scans with one worker and with GOMAXPROCS workers.
 func tableVariants(ctx context.Context, cfg config, ds *dataset) ([]*variant, error) {
-	dir := cfg.tmpPath("iceberg")
-	if err := writeIcebergTable(dir, ds, cfg.rowGroup); err != nil {
-		return nil, fmt.Errorf("writing iceberg table: %w", err)
-	}
-	scan := func(workers int) func(ctx context.Context) (int64, error) {
-		return func(ctx context.Context) (int64, error) {
-			t, err := reader.OpenTable(ctx, dir, reader.TableOptions{Workers: workers, BatchRows: batchRows})
-			if err != nil {
-				return 0, err
-			}
-			rr, err := t.Scan(ctx)
-			if err != nil {
-				return 0, err
-			}
-			return drain(rr, false)
-		}
-	}
-	// Bytes credited: the Arrow size of the scan's output.
-	t, err := reader.OpenTable(ctx, dir, reader.TableOptions{BatchRows: batchRows})
-	if err != nil {
-		return nil, err
-	}
-	rr, err := t.Scan(ctx)
-	if err != nil {
-		return nil, err
-	}
-	n, _, err := arrowBytes(rr, false)
-	if err != nil {
-		return nil, err
-	}
 	var vs []*variant
-	workers := []int{1}
-	if cfg.workers > 1 {
-		workers = append(workers, cfg.workers)
-	}
-	for _, w := range workers {
-		vs = append(vs, &variant{name: fmt.Sprintf("table/iceberg/%d", w), codec: "snappy", rows: int64(ds.n), bytes: n, fn: scan(w)})
+	for _, format := range []string{"iceberg", "paimon"} {
+		dir := cfg.tmpPath(format)
+		write := writeIcebergTable
+		if format == "paimon" {
+			write = writePaimonTable
+		}
+		if err := write(dir, ds, cfg.rowGroup); err != nil {
+			return nil, fmt.Errorf("writing %s table: %w", format, err)
+		}
+		scan := func(workers int) func(ctx context.Context) (int64, error) {
+			return func(ctx context.Context) (int64, error) {
+				t, err := reader.OpenTable(ctx, dir, reader.TableOptions{Workers: workers, BatchRows: batchRows, Allocator: alloc})
+				if err != nil {
+					return 0, err
+				}
+				rr, err := t.Scan(ctx)
+				if err != nil {
+					return 0, err
+				}
+				return drain(rr, false)
+			}
+		}
+		// Bytes credited: the Arrow size of the scan's output.
+		t, err := reader.OpenTable(ctx, dir, reader.TableOptions{BatchRows: batchRows, Allocator: alloc})
+		if err != nil {
+			return nil, fmt.Errorf("%s table: %w", format, err)
+		}
+		rr, err := t.Scan(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s table: %w", format, err)
+		}
+		n, _, err := arrowBytes(rr, false)
+		if err != nil {
+			return nil, fmt.Errorf("%s table: %w", format, err)
+		}
+		workers := []int{1}
+		if cfg.workers > 1 {
+			workers = append(workers, cfg.workers)
+		}
+		for _, w := range workers {
+			vs = append(vs, &variant{name: fmt.Sprintf("table/%s/%d", format, w), codec: "snappy", rows: int64(ds.n), bytes: n, fn: scan(w)})
+		}
 	}
 	return vs, nil
 }
