@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -37,6 +38,22 @@ type ScanOptions struct {
 	// batches are next in order is never held back, so a budget smaller than
 	// one batch still makes progress.
 	MemoryBytes int64
+	// Progress, when set, is called from Next (on the reader's goroutine)
+	// after each batch and after each file.
+	Progress func(ScanProgress)
+}
+
+// ScanProgress is the state of a scan as its reader has consumed it.
+type ScanProgress struct {
+	// FilesDone and FilesTotal count data files: done means every batch of
+	// the file was read.
+	FilesDone, FilesTotal int
+	// Rows is the number of rows returned so far.
+	Rows int64
+	// FileBytes is the total size in bytes of the files done.
+	FileBytes int64
+	// Started is when the scan started.
+	Started time.Time
 }
 
 // ScanFiles reads the tasks concurrently and yields their batches in task
@@ -67,7 +84,10 @@ func ScanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions) (array.R
 		cancel:  cancel,
 		schema:  read,
 		results: make([]chan scanItem, len(tasks)),
+		sizes:   make([]int64, len(tasks)),
 		budget:  newBudget(opts.MemoryBytes),
+		onProg:  opts.Progress,
+		prog:    ScanProgress{FilesTotal: len(tasks), Started: time.Now()},
 	}
 	for i := range s.results {
 		s.results[i] = make(chan scanItem, 2)
@@ -89,6 +109,9 @@ type scanReader struct {
 	cancel  context.CancelFunc
 	schema  *arrow.Schema
 	results []chan scanItem
+	sizes   []int64 // file sizes, written by each worker before it closes its queue
+	onProg  func(ScanProgress)
+	prog    ScanProgress
 	head    int
 	cur     scanItem
 	err     error
@@ -141,6 +164,7 @@ func (s *scanReader) readFile(i int, t FileTask) {
 	if closeFn != nil {
 		defer closeFn()
 	}
+	s.sizes[i] = size
 	opts := t.Options
 	if opts.Name == "" {
 		opts.Name = t.Name
@@ -219,9 +243,14 @@ func (s *scanReader) Next() bool {
 		select {
 		case it, ok := <-s.results[s.head]:
 			if !ok {
+				s.prog.FilesDone++
+				s.prog.FileBytes += s.sizes[s.head]
 				s.head++
 				atomic.StoreInt64(&s.budget.head, int64(s.head))
 				s.budget.wake()
+				if s.onProg != nil {
+					s.onProg(s.prog)
+				}
 				continue
 			}
 			if it.err != nil {
@@ -230,6 +259,10 @@ func (s *scanReader) Next() bool {
 				return false
 			}
 			s.cur = it
+			s.prog.Rows += it.rec.NumRows()
+			if s.onProg != nil {
+				s.onProg(s.prog)
+			}
 			return true
 		case <-s.ctx.Done():
 			s.err = s.ctx.Err()

@@ -101,6 +101,8 @@ type TableOptions struct {
 	TimeZone *time.Location
 	// Warn receives warnings (deletes ignored); nil drops them.
 	Warn func(msg string)
+	// Progress: see [ScanOptions].
+	Progress func(ScanProgress)
 }
 
 // TableFile is one live data file of a table read.
@@ -297,7 +299,7 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 	if len(tasks) == 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)
 	}
-	return ScanFiles(ctx, tasks, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes})
+	return ScanFiles(ctx, tasks, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress})
 }
 
 // Plan builds the projection plan of one of the table's files (index into

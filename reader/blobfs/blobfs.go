@@ -1,0 +1,263 @@
+// Package blobfs is a reader.FS over object stores through
+// gocloud.dev/blob: s3://, gs://, azblob:// and file:// URLs, plus plain
+// local paths. Data files are read with ranged reads (one
+// Bucket.NewRangeReader per ReadAt), so a Parquet or ORC footer costs a few
+// small requests, not a download of the file.
+//
+// Credentials and regions come from each cloud's standard environment, as
+// the gocloud.dev drivers read them: for S3 the AWS SDK's chain
+// (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, AWS_REGION,
+// AWS_ENDPOINT_URL_S3, instance roles); for GCS Application Default
+// Credentials (GOOGLE_APPLICATION_CREDENTIALS); for Azure
+// AZURE_STORAGE_ACCOUNT with AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or a
+// default Azure credential. Driver options may also be given as URL query
+// parameters on the table location ("s3://bucket/t?region=eu-west-1"): they
+// apply to every path of that bucket.
+package blobfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/azureblob" // azblob://
+	_ "gocloud.dev/blob/fileblob"  // file:// (used for file URLs with query parameters)
+	_ "gocloud.dev/blob/gcsblob"   // gs://
+	_ "gocloud.dev/blob/s3blob"    // s3://
+	"gocloud.dev/gcerrors"
+
+	"github.com/lakecat/lakecat/reader/internal/storage"
+)
+
+// FS is a reader.FS over object-store URLs ("s3://bucket/key") and local
+// paths. Buckets are opened on first use and kept until Close. It is safe
+// for concurrent use.
+type FS struct {
+	mu      sync.Mutex
+	buckets map[string]*blob.Bucket // "scheme://bucket" → bucket
+	query   map[string]string       // "scheme://bucket" → driver query ("region=…")
+	opened  map[string]bool         // buckets this FS opened (closed by Close)
+	local   storage.OSFS
+}
+
+// New returns an FS that opens buckets by URL with gocloud.dev's default
+// URL mux.
+func New() *FS {
+	return &FS{buckets: map[string]*blob.Bucket{}, query: map[string]string{}, opened: map[string]bool{}}
+}
+
+// SetBucket makes paths under prefix ("s3://name") read from b, for a bucket
+// the caller opened itself (a custom endpoint or client). The caller keeps
+// ownership of b.
+func (f *FS) SetBucket(prefix string, b *blob.Bucket) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.buckets[strings.TrimSuffix(prefix, "/")] = b
+}
+
+// Close closes the buckets the FS opened.
+func (f *FS) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var first error
+	for k, b := range f.buckets {
+		if f.opened[k] {
+			if err := b.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	f.buckets, f.opened = map[string]*blob.Bucket{}, map[string]bool{}
+	return first
+}
+
+// IsURL reports whether p is an object-store URL this package handles
+// (scheme s3, gs, azblob or file).
+func IsURL(p string) bool {
+	for _, s := range []string{"s3://", "gs://", "azblob://", "file://"} {
+		if strings.HasPrefix(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// split parses "scheme://bucket/key?query" into the bucket prefix, the key
+// and the query. It returns ok=false for a local path.
+func split(p string) (prefix, key, query string, ok bool) {
+	i := strings.Index(p, "://")
+	if i <= 0 || strings.ContainsAny(p[:i], "/.") {
+		return "", "", "", false
+	}
+	rest := p[i+3:]
+	if q := strings.IndexByte(rest, '?'); q >= 0 {
+		rest, query = rest[:q], rest[q+1:]
+	}
+	bucket, key, _ := strings.Cut(rest, "/")
+	return p[:i+3] + bucket, key, query, true
+}
+
+func (f *FS) bucket(ctx context.Context, prefix, query string) (*blob.Bucket, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b, ok := f.buckets[prefix]; ok {
+		return b, nil
+	}
+	if query == "" {
+		query = f.query[prefix]
+	} else {
+		f.query[prefix] = query
+	}
+	u := prefix
+	if query != "" {
+		u += "?" + query
+	}
+	b, err := blob.OpenBucket(ctx, u)
+	if err != nil {
+		return nil, fmt.Errorf("blobfs: open bucket %s: %w", prefix, err)
+	}
+	f.buckets[prefix], f.opened[prefix] = b, true
+	return b, nil
+}
+
+// localPath returns the local path of p when p is a local path or a
+// file:// URL without query parameters.
+func localPath(p string) (string, bool) {
+	if strings.HasPrefix(p, "file://") && !strings.Contains(p, "?") {
+		return p[len("file://"):], true
+	}
+	if _, _, _, ok := split(p); ok {
+		return "", false
+	}
+	return p, true
+}
+
+// Open implements reader.FS: the object's size comes from its attributes;
+// reads are ranged. A missing object yields an error matching
+// fs.ErrNotExist.
+func (f *FS) Open(ctx context.Context, p string) (storage.File, error) {
+	if lp, ok := localPath(p); ok {
+		return f.local.Open(ctx, lp)
+	}
+	prefix, key, query, _ := split(p)
+	b, err := f.bucket(ctx, prefix, query)
+	if err != nil {
+		return nil, err
+	}
+	attrs, err := b.Attributes(ctx, key)
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	return &file{ctx: ctx, b: b, key: key, size: attrs.Size, name: p}, nil
+}
+
+// List implements reader.FS: the names directly under dir (objects and
+// common prefixes), sorted. A prefix with no objects yields an error
+// matching fs.ErrNotExist.
+func (f *FS) List(ctx context.Context, dir string) ([]string, error) {
+	if lp, ok := localPath(dir); ok {
+		return f.local.List(ctx, lp)
+	}
+	prefix, key, query, _ := split(dir)
+	b, err := f.bucket(ctx, prefix, query)
+	if err != nil {
+		return nil, err
+	}
+	pfx := strings.TrimSuffix(key, "/")
+	if pfx != "" {
+		pfx += "/"
+	}
+	it := b.List(&blob.ListOptions{Prefix: pfx, Delimiter: "/"})
+	var names []string
+	for {
+		obj, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, wrap(dir, err)
+		}
+		n := strings.TrimSuffix(strings.TrimPrefix(obj.Key, pfx), "/")
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("blobfs: %s: %w", dir, fs.ErrNotExist)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func wrap(p string, err error) error {
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return fmt.Errorf("blobfs: %s: %w (%v)", p, fs.ErrNotExist, err)
+	}
+	return fmt.Errorf("blobfs: %s: %w", p, err)
+}
+
+// file is an object opened for ranged reads.
+type file struct {
+	ctx  context.Context
+	b    *blob.Bucket
+	key  string
+	size int64
+	name string
+}
+
+func (f *file) Size() int64  { return f.size }
+func (f *file) Close() error { return nil }
+
+// ReadAt reads len(p) bytes at off with one ranged GET; fewer bytes at the
+// end of the object return io.EOF.
+func (f *file) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("blobfs: negative offset")
+	}
+	if off >= f.size {
+		if len(p) == 0 {
+			return 0, nil
+		}
+		return 0, io.EOF
+	}
+	n := int64(len(p))
+	if off+n > f.size {
+		n = f.size - off
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	r, err := f.b.NewRangeReader(f.ctx, f.key, off, n, nil)
+	if err != nil {
+		return 0, wrap(f.name, err)
+	}
+	defer r.Close()
+	got, err := io.ReadFull(r, p[:n])
+	if err != nil {
+		return got, fmt.Errorf("blobfs: %s: read %d bytes at %d: %w", f.name, n, off, err)
+	}
+	if int(n) < len(p) {
+		return got, io.EOF
+	}
+	return got, nil
+}
+
+// WriteAll writes data to the object at the URL p (a helper for tests and
+// tools that stage a table in a bucket).
+func (f *FS) WriteAll(ctx context.Context, p string, data []byte) error {
+	prefix, key, query, ok := split(p)
+	if !ok {
+		return fmt.Errorf("blobfs: %s: not an object-store URL", p)
+	}
+	b, err := f.bucket(ctx, prefix, query)
+	if err != nil {
+		return err
+	}
+	return b.WriteAll(ctx, key, data, nil)
+}
