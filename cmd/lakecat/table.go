@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/reader/blobfs"
 )
 
 // tableFlags are the flags of a table read (cat, schema, files on a table).
@@ -25,6 +28,7 @@ type tableFlags struct {
 	IgnoreLogs    bool
 	Workers       int
 	Memory        string
+	NoRebase      bool
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
@@ -38,12 +42,14 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only")
 	fl.IntVar(&t.Workers, "workers", 0, "files decoded at once (default: GOMAXPROCS)")
 	fl.StringVar(&t.Memory, "memory", "", "bound on decoded bytes waiting to be printed, e.g. 256MiB")
+	fl.BoolVar(&t.NoRebase, "no-rebase", false, "Iceberg: do not re-root stored paths under the table location at the opened folder (only --path-map rewrites them)")
 }
 
 // isTable reports whether path names a table rather than a data file: a
-// folder, or an Iceberg metadata file named directly.
+// folder, an object-store URL (s3://, gs://, azblob://, file://), or an
+// Iceberg metadata file named directly.
 func isTable(path string) bool {
-	if strings.HasSuffix(path, ".metadata.json") {
+	if strings.HasSuffix(path, ".metadata.json") || blobfs.IsURL(path) {
 		return true
 	}
 	st, err := os.Stat(path)
@@ -53,8 +59,9 @@ func isTable(path string) bool {
 func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	o := reader.TableOptions{
 		Branch: t.Branch, PathMap: t.PathMap, IgnoreDeletes: t.IgnoreDeletes, Raw: t.Raw,
-		IgnoreLogs: t.IgnoreLogs, Workers: t.Workers,
-		Warn: func(msg string) { fmt.Fprintf(f.Stderr, "lakecat: warning: %s\n", msg) },
+		IgnoreLogs: t.IgnoreLogs, Workers: t.Workers, NoRebase: t.NoRebase,
+		Warn:     func(msg string) { fmt.Fprintf(f.Stderr, "lakecat: warning: %s\n", msg) },
+		Progress: progressLine(f.Stderr),
 	}
 	if t.Workers < 0 {
 		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
@@ -133,5 +140,44 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 		return nil, err
 	}
 	o.Columns, o.BatchRows = columns, batchRows
+	if blobfs.IsURL(path) {
+		bfs := blobfs.New()
+		path = bfs.StripQuery(path) // driver options such as ?region=…&endpoint=…
+		o.FS = bfs
+	}
 	return reader.OpenTable(ctx, path, o)
+}
+
+// progressLine returns a scan progress callback that keeps one line on w
+// up to date (files done/total, rows, MB/s of data files read), at most
+// every 200 ms, when w is a terminal; otherwise nil (no progress output).
+func progressLine(w io.Writer) func(reader.ScanProgress) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var last time.Time
+	return func(p reader.ScanProgress) {
+		done := p.FilesDone == p.FilesTotal
+		now := time.Now()
+		if !done && now.Sub(last) < 200*time.Millisecond {
+			return
+		}
+		last = now
+		fmt.Fprint(w, formatProgress(p, now))
+		if done {
+			fmt.Fprint(w, "\n")
+		}
+	}
+}
+
+// formatProgress renders the progress line, starting with a carriage
+// return and ending with an erase-to-end-of-line.
+func formatProgress(p reader.ScanProgress, now time.Time) string {
+	secs := now.Sub(p.Started).Seconds()
+	mbs := 0.0
+	if secs > 0 {
+		mbs = float64(p.FileBytes) / 1e6 / secs
+	}
+	return fmt.Sprintf("\rlakecat: %d/%d files, %d rows, %.1f MB/s\x1b[K", p.FilesDone, p.FilesTotal, p.Rows, mbs)
 }

@@ -61,6 +61,24 @@ func (f *FS) SetBucket(prefix string, b *blob.Bucket) {
 	f.buckets[strings.TrimSuffix(prefix, "/")] = b
 }
 
+// StripQuery removes the driver query from a location URL
+// ("s3://b/t?region=x" → "s3://b/t") and remembers it for every later path
+// of that bucket, so paths joined to the location stay valid. Other paths
+// are returned unchanged.
+func (f *FS) StripQuery(p string) string {
+	prefix, key, query, ok := split(p)
+	if !ok || query == "" {
+		return p
+	}
+	f.mu.Lock()
+	f.query[prefix] = query
+	f.mu.Unlock()
+	if key == "" {
+		return prefix
+	}
+	return prefix + "/" + key
+}
+
 // Close closes the buckets the FS opened.
 func (f *FS) Close() error {
 	f.mu.Lock()

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
+	"github.com/lakecat/lakecat/internal/testutil"
+	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/reader/blobfs"
+)
+
+const impalaDir = "impala/testdata/data/iceberg_test/"
+
+// TestCatTableFlags: --columns with metadata columns, --snapshot-id, and
+// --path-map with --no-rebase on an Impala table.
+func TestCatTableFlags(t *testing.T) {
+	real := testutil.RealDir(t)
+	tbl := real + "/" + impalaDir + "iceberg_v3/iceberg_v3_default_value_avro"
+	out, errOut, code := runCLI(t, "cat", tbl, "--format", "csv", "--columns", "i,_pos,_spec_id", "--workers", "1")
+	if code != exitOK || errOut != "" || out != "i,_pos,_spec_id\n2,0,0\n1,0,0\n" {
+		t.Errorf("cat --columns: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, "cat", tbl, "--format", "csv", "--snapshot-id", "2819462914350205316")
+	if code != exitOK || errOut != "" || out != "i\n1\n" {
+		t.Errorf("cat --snapshot-id: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	// Re-rooting off: the hdfs:// paths do not exist, until --path-map
+	// rewrites them.
+	_, errOut, code = runCLI(t, "cat", tbl, "--no-rebase")
+	if code != exitError || !strings.Contains(errOut, "hdfs://localhost:20500/test-warehouse/iceberg_v3_default_value_avro/metadata/snap-") {
+		t.Errorf("cat --no-rebase: code %d, stderr %q", code, errOut)
+	}
+	out, errOut, code = runCLI(t, "cat", tbl, "--no-rebase", "--format", "csv",
+		"--path-map", "hdfs://localhost:20500/test-warehouse/iceberg_v3_default_value_avro/="+tbl+"/")
+	if code != exitOK || errOut != "" || out != "i,j\n2,2\n1,-1\n" {
+		t.Errorf("cat --path-map: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	// A snapshot with delete files is refused, or read with a warning.
+	eq := real + "/duckdb-iceberg/data/persistent/equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json"
+	_, errOut, code = runCLI(t, "cat", eq)
+	if code != exitError || !strings.Contains(errOut, "(1 equality deletes)") {
+		t.Errorf("cat deletes: code %d, stderr %q", code, errOut)
+	}
+	out, errOut, code = runCLI(t, "cat", eq, "--ignore-deletes", "--format", "csv")
+	if code != exitOK || !strings.Contains(errOut, "lakecat: warning: ignoring delete files") || out != "id,val\n1,a\n2,b\n3,c\n" {
+		t.Errorf("cat --ignore-deletes: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}
+
+// TestCatS3 runs `lakecat cat s3://…` against an in-process S3 fake, the
+// driver options in the URL's query.
+func TestCatS3(t *testing.T) {
+	real := testutil.RealDir(t)
+	backend := s3mem.New()
+	if err := backend.CreateBucket("lake"); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gofakes3.New(backend).Server())
+	defer srv.Close()
+	q := "?endpoint=" + srv.URL + "&use_path_style=true&region=us-east-1&anonymous=true"
+	fsys := blobfs.New()
+	defer fsys.Close()
+	dir := real + "/" + impalaDir + "iceberg_v3/test_default_part"
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		return fsys.WriteAll(context.Background(), "s3://lake/wh/t/"+filepath.ToSlash(rel)+q, b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "cat", "s3://lake/wh/t"+q, "--format", "csv")
+	if code != exitOK || errOut != "" || out != "i,j\n5,\n4,10\n3,5\n1,-1\n2,-1\n" {
+		t.Errorf("cat s3: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	start := time.Unix(1000, 0)
+	got := formatProgress(reader.ScanProgress{FilesDone: 3, FilesTotal: 200, Rows: 150000, FileBytes: 20e6, Started: start}, start.Add(2*time.Second))
+	if got != "\rlakecat: 3/200 files, 150000 rows, 10.0 MB/s\x1b[K" {
+		t.Errorf("%q", got)
+	}
+	// Not a terminal: no progress callback at all.
+	if progressLine(&strings.Builder{}) != nil {
+		t.Error("progress on a non-terminal writer")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if progressLine(f) != nil {
+		t.Error("progress on a regular file")
+	}
+}
