@@ -10,6 +10,7 @@ import (
 	"github.com/lakecat/lakecat/formats/avro"
 	"github.com/lakecat/lakecat/formats/orc"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -47,14 +48,23 @@ func (d avroDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (
 	return d.NewBatchReader(proj, avro.BatchOptions{BatchRows: n, Allocator: mem})
 }
 
-func openDecoder(r io.ReaderAt, size int64) (decoder, Format, error) {
+// parquetOptions returns the Parquet decoder options a read needs: Paimon
+// writes TIMESTAMP(7..9) as INT96, whose nanoseconds it keeps.
+func parquetOptions(opts Options) []parquet.Option {
+	if opts.Rules.String() == project.Paimon.String() {
+		return []parquet.Option{parquet.WithInt96Nanos()}
+	}
+	return nil
+}
+
+func openDecoder(r io.ReaderAt, size int64, po ...parquet.Option) (decoder, Format, error) {
 	f, err := DetectFormat(r, size)
 	if err != nil {
 		return nil, f, err
 	}
 	switch f {
 	case FormatParquet:
-		pf, err := parquet.Open(r, size)
+		pf, err := parquet.Open(r, size, po...)
 		if err != nil {
 			return nil, f, err
 		}

@@ -97,7 +97,7 @@ func OpenFile(ctx context.Context, path string, opts Options) (array.RecordReade
 // decoding anything: for `lakecat plan` and for callers that want to explain
 // a read. The caller releases the plan.
 func Plan(r io.ReaderAt, size int64, opts Options) (*project.Plan, error) {
-	dec, _, err := openDecoder(r, size)
+	dec, _, err := openDecoder(r, size, parquetOptions(opts)...)
 	if err != nil {
 		return nil, withFile(opts.Name, err)
 	}
@@ -145,7 +145,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	dec, _, err := openDecoder(r, size)
+	dec, _, err := openDecoder(r, size, parquetOptions(opts)...)
 	if err != nil {
 		return nil, err
 	}

@@ -20,15 +20,17 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	if err != nil {
 		return nil, err
 	}
-	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
-		return nil, err
-	}
+	// The primary key first: it is what a reader must know before anything
+	// else; deletion vectors are refused next, in raw mode too.
 	raw := false
 	if err := scan.PrimaryKeyError(); err != nil {
 		if !opts.Raw {
 			return nil, fmt.Errorf("%w: %v (--raw reads every stored row with its system columns)", ErrPrimaryKeyTable, err)
 		}
 		raw = true
+	}
+	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
+		return nil, err
 	}
 	if err := checkFallbackMerge(ctx, tbl, scan, opts); err != nil {
 		return nil, err

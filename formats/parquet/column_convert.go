@@ -228,16 +228,22 @@ func int96ToMicros(b []byte) int64 {
 }
 
 // int96ToNanos converts an INT96 timestamp to nanoseconds since the epoch;
-// ok is false outside the days whose nanoseconds surely fit an int64 (a
-// day short of each end of the int64 range).
+// ok is false when they do not fit an int64.
 func int96ToNanos(b []byte) (int64, bool) {
 	nanos := int64(binary.LittleEndian.Uint64(b[:8]))
 	day := int64(int32(binary.LittleEndian.Uint32(b[8:12]))) - julianEpochDay
 	const dayNanos = 86_400_000_000_000
-	if day > math.MaxInt64/dayNanos-1 || day < math.MinInt64/dayNanos+1 || nanos < 0 || nanos >= dayNanos {
+	if day > math.MaxInt64/dayNanos || day < math.MinInt64/dayNanos {
 		return 0, false
 	}
-	return day*dayNanos + nanos, true
+	// Writers may store nanoseconds outside the day (Paimon does for some
+	// pre-1900 values); the sum is what the INT96 means.
+	base := day * dayNanos
+	v := base + nanos
+	if (nanos > 0 && v < base) || (nanos < 0 && v > base) {
+		return 0, false
+	}
+	return v, true
 }
 
 func floorDiv(a, b int64) int64 {

@@ -106,12 +106,15 @@ func TestInt96ToNanosRange(t *testing.T) {
 	if v, ok := int96ToNanos(enc(julianEpochDay-1, 86_399_999_999_999)); !ok || v != -1 {
 		t.Errorf("day -1: %d %v", v, ok)
 	}
-	for _, d := range []int32{julianEpochDay + 106751, julianEpochDay - 106752, 0} {
+	for _, d := range []int32{julianEpochDay + 106752, julianEpochDay - 106752, 0} {
 		if _, ok := int96ToNanos(enc(d, 0)); ok {
 			t.Errorf("day %d accepted", d-julianEpochDay)
 		}
 	}
-	if _, ok := int96ToNanos(enc(julianEpochDay, 86_400_000_000_000)); ok {
-		t.Error("nanos of a whole day accepted")
+	if _, ok := int96ToNanos(enc(julianEpochDay+106751, 86_400_000_000_000)); ok {
+		t.Error("overflow by the nanoseconds accepted")
+	}
+	if v, ok := int96ToNanos(enc(julianEpochDay, -1)); !ok || v != -1 {
+		t.Errorf("negative nanoseconds: %d %v", v, ok)
 	}
 }
