@@ -57,6 +57,24 @@ func TestRealPinned(t *testing.T) {
 		want: [][]any{{int64(10), int64(10), int64(10)}, {int64(1), int64(1), int64(1)}, {int64(0), int64(100), nil},
 			{ts(1230422400000123), ts(1230422400000123), ts(-2240521239998999)},
 			{nil, "dec:-123.45000", "dec:0.00000"}, {"dad", "eat", "fat"}},
+	}, {
+		// The README's snapshot-1/2/3 rows of partition f1=10 after the full
+		// compaction: add, cat, dad, eat, fat and the snapshot-3 row.
+		file:   "paimon-cpp/test/test_data/parquet/append_complex_data.db/append_complex_data/f1=10/bucket-0/data-f8754699-0c43-4e53-be00-7e8af1754913-0.parquet",
+		schema: "table {\n  0:f1: int\n  1:f2: int\n  2:f3: date\n  3:f4: timestamp\n  4:f5: decimal(23, 5)\n  5:f6: binary\n}",
+		want: [][]any{
+			{int64(10), int64(10), int64(10), int64(10), int64(10), int64(10)},
+			{int64(1), int64(1), int64(1), int64(1), int64(1), int64(1)},
+			{int64(1234), int64(19909), int64(0), int64(100), nil, int64(20006)},
+			{ts(2000000000000000), ts(2000000000000001), ts(1230422400000123), ts(1230422400000123), ts(-2240521239998999), ts(1728555010100100)},
+			{"dec:123456789987654321.45678", "dec:12.30000", nil, "dec:-123.45000", "dec:0.00000", "dec:1728551410100.10010"},
+			{"add", "cat", "dad", "eat", "fat", nil}},
+	}, {
+		// The README's snapshot-1 row "bad" (partition f1=20).
+		file:   "paimon-cpp/test/test_data/parquet/append_complex_data.db/append_complex_data/f1=20/bucket-0/data-ac0894ca-fc13-49c8-bb22-4556c8ee416c-0.parquet",
+		schema: "table {\n  0:f1: int\n  1:f2: int\n  2:f3: date\n  3:f4: timestamp\n  4:f5: decimal(23, 5)\n  5:f6: binary\n}",
+		want: [][]any{{int64(20)}, {int64(1)}, {int64(-1234)}, {ts(-2240521239998999)},
+			{"dec:-123456789987654321.45678"}, {"bad"}},
 	}}
 	for _, c := range cases {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
