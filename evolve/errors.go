@@ -3,13 +3,15 @@ package evolve
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lakecat/lakecat"
 )
 
 // The sentinel errors. A [*ChangeError] matches one of them under
 // [errors.Is].
 var (
 	// ErrNotFound: the path names no column.
-	ErrNotFound = errors.New("column not found")
+	ErrNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "column not found")
 	// ErrDeleted: the path names a column deleted earlier in the same update.
 	ErrDeleted = errors.New("column is deleted")
 	// ErrAmbiguous: the path names more than one column (an original name and
@@ -29,11 +31,11 @@ var (
 	ErrKeyColumn = errors.New("column is a partition key or primary key")
 	// ErrIncompatibleType: the type change is not a promotion the table format
 	// allows, or two types that must be equal differ.
-	ErrIncompatibleType = errors.New("incompatible type change")
+	ErrIncompatibleType = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "incompatible type change")
 	// ErrRequiredColumn: a required column may be added only with an
 	// initial-default (Iceberg format version 3) or when incompatible changes
 	// are allowed.
-	ErrRequiredColumn = errors.New("required column needs an initial-default")
+	ErrRequiredColumn = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "required column needs an initial-default")
 	// ErrMoveSelf: a column moved before or after itself.
 	ErrMoveSelf = errors.New("column moved relative to itself")
 	// ErrMoveScope: a column moved relative to a column of another struct.

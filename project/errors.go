@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -15,17 +16,17 @@ var (
 	// lacks and that has neither an initial-default nor a constant (Iceberg
 	// table spec, "Default values": a required field added without an
 	// initial-default cannot be read from older files).
-	ErrRequiredFieldMissing = errors.New("missing required field")
+	ErrRequiredFieldMissing = lakecat.NewSentinel(lakecat.ErrMissingRequiredField, "missing required field")
 	// ErrIncompatibleType reports a file column whose type the read type
 	// cannot be read from under the plan's [Rules].
-	ErrIncompatibleType = errors.New("incompatible type")
+	ErrIncompatibleType = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "incompatible type")
 	// ErrValueOutOfRange reports a value that does not fit the read type
 	// (Paimon and Hudi casts that narrow or parse).
-	ErrValueOutOfRange = errors.New("value does not fit the read type")
+	ErrValueOutOfRange = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "value does not fit the read type")
 	// ErrInvalidValue reports a value a cast cannot parse (a string read as a
 	// number, date or timestamp) or a default or constant of the wrong Go
 	// form.
-	ErrInvalidValue = errors.New("invalid value")
+	ErrInvalidValue = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "invalid value")
 	// ErrBatchLayout reports a record batch handed to [Plan.Apply] that is
 	// not laid out as [schema.ToArrowSchema] of [Plan.FileProjection].
 	ErrBatchLayout = errors.New("record batch does not match the file projection")

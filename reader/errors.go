@@ -1,15 +1,15 @@
 package reader
 
-import "errors"
+import "github.com/lakecat/lakecat"
 
 var (
 	// ErrUnknownFormat is returned for a file that is neither Parquet nor ORC
 	// (wrong magic, empty, or truncated before its magic).
-	ErrUnknownFormat = errors.New("reader: unknown file format")
+	ErrUnknownFormat = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: unknown file format")
 
 	// ErrNoFieldIDs is returned when a file carries no field ids and nothing
 	// was supplied to assign them (a name mapping or the schema the file was
 	// written with). lakecat never matches such a file by position or silently
 	// returns nulls (Iceberg table spec, "Column Projection").
-	ErrNoFieldIDs = errors.New("reader: file has no field ids; supply a name mapping or the file's schema")
+	ErrNoFieldIDs = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "reader: file has no field ids; supply a name mapping or the file's schema")
 )

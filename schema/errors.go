@@ -1,21 +1,22 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/lakecat/lakecat"
 )
 
 // ErrInvalidSchema is matched (with [errors.Is]) by every error the schema
 // codecs return for input they cannot decode: malformed JSON, a missing
 // required key, an id that is not a JSON integer, a default value that does
 // not fit its type.
-var ErrInvalidSchema = errors.New("schema: invalid schema")
+var ErrInvalidSchema = lakecat.NewSentinel(lakecat.ErrCorrupt, "schema: invalid schema")
 
 // ErrUnknownType is matched (with [errors.Is]) by the error for a type
 // spelling the codec does not know ("varient", "decimal(10)", "LIST<INT>").
 // Such an error also matches [ErrInvalidSchema].
-var ErrUnknownType = errors.New("unknown type")
+var ErrUnknownType = lakecat.NewSentinel(lakecat.ErrUnsupported, "unknown type")
 
 // SchemaError describes input a schema codec rejected. It matches
 // [ErrInvalidSchema] under [errors.Is], and Err (for example [ErrUnknownType])

@@ -1,13 +1,14 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/lakecat/lakecat"
 )
 
 // ErrColumnNotFound is returned by [Select] for a path that names no field.
-var ErrColumnNotFound = errors.New("schema: column not found")
+var ErrColumnNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "schema: column not found")
 
 // Select returns a copy of s holding only the named columns, in s's order,
 // with their ancestors. A path is dotted ("addr.zip"); list elements and

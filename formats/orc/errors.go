@@ -3,28 +3,30 @@ package orc
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lakecat/lakecat"
 )
 
 // Sentinel errors. Every error returned by this package for bad input
 // matches one of them under [errors.Is].
 var (
 	// ErrCorrupt reports a file that does not follow the ORC specification.
-	ErrCorrupt = errors.New("orc: corrupt file")
+	ErrCorrupt = lakecat.NewSentinel(lakecat.ErrCorrupt, "orc: corrupt file")
 	// ErrUnsupported reports a valid file using a feature this package does
 	// not decode (a future file version, a union type, an encryption).
-	ErrUnsupported = errors.New("orc: unsupported feature")
+	ErrUnsupported = lakecat.NewSentinel(lakecat.ErrUnsupported, "orc: unsupported feature")
 	// ErrUnsupportedCodec reports a compression codec this package cannot
 	// decompress. It also matches [ErrUnsupported].
 	ErrUnsupportedCodec error = codecError{}
 	// ErrTooLarge reports a size from the file above one of the caps in
 	// limits.go.
-	ErrTooLarge = errors.New("orc: size above limit")
+	ErrTooLarge = lakecat.NewSentinel(lakecat.ErrCorrupt, "orc: size above limit")
 )
 
 type codecError struct{}
 
 func (codecError) Error() string        { return "orc: unsupported compression codec" }
-func (codecError) Is(target error) bool { return target == ErrUnsupported }
+func (codecError) Is(target error) bool { return errors.Is(ErrUnsupported, target) }
 
 // CorruptError is a positioned decoding error. It matches [ErrCorrupt] under
 // [errors.Is] (and also whatever Err matches, e.g. [ErrTooLarge]).
@@ -57,8 +59,9 @@ func (e *CorruptError) Error() string {
 // Unwrap returns the cause.
 func (e *CorruptError) Unwrap() error { return e.Err }
 
-// Is reports whether target is [ErrCorrupt].
-func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+// Is reports whether target is [ErrCorrupt] or its class,
+// [lakecat.ErrCorrupt].
+func (e *CorruptError) Is(target error) bool { return errors.Is(ErrCorrupt, target) }
 
 // errf returns a plain corrupt-data error whose text starts with "orc: ".
 func errf(format string, args ...any) error {

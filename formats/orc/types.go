@@ -65,6 +65,16 @@ func buildTree(types []orcType) (*node, *schema.Schema, error) {
 			if len(t.fieldNames) != len(t.subtypes) {
 				return nil, fmt.Errorf("struct type %d has %d names for %d fields", col, len(t.fieldNames), len(t.subtypes))
 			}
+			// Fields are found by name: two of one name would make a
+			// projection of the file's own schema pick the wrong column
+			// (found by FuzzOpen).
+			names := make(map[string]bool, len(t.fieldNames))
+			for _, fn := range t.fieldNames {
+				if names[fn] {
+					return nil, fmt.Errorf("struct type %d has two fields named %q", col, fn)
+				}
+				names[fn] = true
+			}
 		case kUnion:
 			if len(t.subtypes) == 0 || len(t.subtypes) > 256 {
 				return nil, fmt.Errorf("union type %d has %d variants", col, len(t.subtypes))

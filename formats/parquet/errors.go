@@ -3,16 +3,18 @@ package parquet
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lakecat/lakecat"
 )
 
 var (
 	// ErrCorrupt is matched (errors.Is) by every error caused by bytes that
 	// do not follow the Parquet format.
-	ErrCorrupt = errors.New("parquet: corrupt file")
+	ErrCorrupt = lakecat.NewSentinel(lakecat.ErrCorrupt, "parquet: corrupt file")
 	// ErrUnsupported is matched by errors for valid files that use a feature
 	// this package does not read (encryption, a decimal wider than 38 digits,
 	// a codec parquet-go lacks, ...).
-	ErrUnsupported = errors.New("parquet: unsupported feature")
+	ErrUnsupported = lakecat.NewSentinel(lakecat.ErrUnsupported, "parquet: unsupported feature")
 )
 
 // CorruptError describes malformed input: the file (when known), the byte
@@ -43,8 +45,9 @@ func (e *CorruptError) Error() string {
 // Unwrap returns the cause.
 func (e *CorruptError) Unwrap() error { return e.Err }
 
-// Is reports whether target is [ErrCorrupt].
-func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+// Is reports whether target is [ErrCorrupt] or its class,
+// [lakecat.ErrCorrupt].
+func (e *CorruptError) Is(target error) bool { return errors.Is(ErrCorrupt, target) }
 
 func corruptf(file string, off int64, section, format string, args ...any) error {
 	return &CorruptError{File: file, Offset: off, Section: section, Err: fmt.Errorf(format, args...)}
@@ -54,7 +57,7 @@ func corruptf(file string, off int64, section, format string, args ...any) error
 type unsupportedError struct{ msg string }
 
 func (e *unsupportedError) Error() string        { return "parquet: " + e.msg }
-func (e *unsupportedError) Is(target error) bool { return target == ErrUnsupported }
+func (e *unsupportedError) Is(target error) bool { return errors.Is(ErrUnsupported, target) }
 
 func unsupportedf(format string, args ...any) error {
 	return &unsupportedError{msg: fmt.Sprintf(format, args...)}

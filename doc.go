@@ -1,0 +1,43 @@
+// Package lakecat holds what every lakecat package shares: the error
+// classes. The library's entry points live in the subpackages (reader,
+// schema, project, evolve, formats/parquet, formats/orc, formats/avro) and
+// the command line in cmd/lakecat.
+//
+// # Errors
+//
+// Every error lakecat returns for one of the reasons below matches exactly
+// one class under [errors.Is] — [ErrCorrupt], [ErrUnsupported],
+// [ErrIncompatibleSchema], [ErrMissingRequiredField], [ErrNotFound] or
+// [ErrCanceled] — and also the sentinel of the package that found it;
+// [ClassOf] returns the class. Errors that fit no class (an I/O error of
+// the storage, a usage mistake, a bug) match none. The packages' sentinels
+// and their classes:
+//
+//	class                    package sentinel                                   exit code of lakecat
+//	ErrCorrupt               parquet.ErrCorrupt (and *parquet.CorruptError)       3
+//	                         orc.ErrCorrupt (and *orc.CorruptError), orc.ErrTooLarge
+//	                         avro.ErrCorrupt
+//	                         schema.ErrInvalidSchema (metadata JSON, Paimon schema-N)
+//	                         Iceberg: corrupt manifest; Paimon: invalid snapshot,
+//	                         corrupt manifest; Hudi: corrupt timeline
+//	ErrUnsupported           parquet.ErrUnsupported, orc.ErrUnsupported,        4
+//	                         orc.ErrUnsupportedCodec, avro.ErrUnsupported,
+//	                         schema.ErrUnknownType, reader.ErrUnknownFormat;
+//	                         Iceberg: delete files; Paimon: primary-key table,
+//	                         deletion vectors, partition type; Hudi:
+//	                         merge-on-read logs, schema
+//	ErrIncompatibleSchema    project.ErrIncompatibleType,                       5
+//	                         project.ErrValueOutOfRange, project.ErrInvalidValue,
+//	                         reader.ErrNoFieldIDs, evolve.ErrIncompatibleType,
+//	                         evolve.ErrRequiredColumn
+//	ErrMissingRequiredField  project.ErrRequiredFieldMissing                    5
+//	ErrNotFound              fs.ErrNotExist, schema.ErrColumnNotFound,          6
+//	                         evolve.ErrNotFound; Iceberg: no metadata, snapshot
+//	                         not found; Paimon: snapshot not found; Hudi: no
+//	                         completed commit, not a Hudi table
+//	ErrCanceled              context.Canceled                                   130
+//	(none)                   anything else                                      1 (2: usage)
+//
+// A size read from a file above a limit of the decoders (see reader.Limits)
+// is corrupt input: the error says which size, where, and the limit.
+package lakecat

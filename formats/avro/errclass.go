@@ -1,0 +1,14 @@
+package avro
+
+import "github.com/lakecat/lakecat"
+
+// init files the package's sentinel errors under the error classes of the
+// root package (see its documentation), so that errors.Is(err,
+// lakecat.ErrCorrupt) and the others hold for them. Each keeps its own
+// identity under errors.Is too. (Kept apart from the declarations so that it
+// did not touch files being edited concurrently; fold into the declarations
+// with [lakecat.NewSentinel] when convenient.)
+func init() {
+	ErrCorrupt = lakecat.Classify(lakecat.ErrCorrupt, ErrCorrupt)
+	ErrUnsupported = lakecat.Classify(lakecat.ErrUnsupported, ErrUnsupported)
+}

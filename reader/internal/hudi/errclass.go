@@ -1,0 +1,17 @@
+package hudi
+
+import "github.com/lakecat/lakecat"
+
+// init files the package's sentinel errors under the error classes of the
+// root package (see its documentation), so that errors.Is(err,
+// lakecat.ErrCorrupt) and the others hold for them. Each keeps its own
+// identity under errors.Is too. (Kept apart from the declarations so that it
+// did not touch files being edited concurrently; fold into the declarations
+// with [lakecat.NewSentinel] when convenient.)
+func init() {
+	ErrMergeOnRead = lakecat.Classify(lakecat.ErrUnsupported, ErrMergeOnRead)
+	ErrNoCommits = lakecat.Classify(lakecat.ErrNotFound, ErrNoCommits)
+	ErrUnsupportedSchema = lakecat.Classify(lakecat.ErrUnsupported, ErrUnsupportedSchema)
+	ErrNotHudi = lakecat.Classify(lakecat.ErrNotFound, ErrNotHudi)
+	ErrCorruptTimeline = lakecat.Classify(lakecat.ErrCorrupt, ErrCorruptTimeline)
+}

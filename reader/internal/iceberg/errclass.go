@@ -1,0 +1,16 @@
+package iceberg
+
+import "github.com/lakecat/lakecat"
+
+// init files the package's sentinel errors under the error classes of the
+// root package (see its documentation), so that errors.Is(err,
+// lakecat.ErrCorrupt) and the others hold for them. Each keeps its own
+// identity under errors.Is too. (Kept apart from the declarations so that it
+// did not touch files being edited concurrently; fold into the declarations
+// with [lakecat.NewSentinel] when convenient.)
+func init() {
+	ErrNoMetadata = lakecat.Classify(lakecat.ErrNotFound, ErrNoMetadata)
+	ErrSnapshotNotFound = lakecat.Classify(lakecat.ErrNotFound, ErrSnapshotNotFound)
+	ErrDeleteFiles = lakecat.Classify(lakecat.ErrUnsupported, ErrDeleteFiles)
+	ErrCorruptManifest = lakecat.Classify(lakecat.ErrCorrupt, ErrCorruptManifest)
+}

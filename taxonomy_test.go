@@ -1,0 +1,58 @@
+package lakecat_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/evolve"
+	"github.com/lakecat/lakecat/formats/avro"
+	"github.com/lakecat/lakecat/formats/orc"
+	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/schema"
+)
+
+// TestPackageSentinels pins the table of the package documentation: each
+// package sentinel matches its class and only it, and keeps its own text.
+func TestPackageSentinels(t *testing.T) {
+	cases := []struct {
+		err   error
+		class error
+		text  string
+	}{
+		{parquet.ErrCorrupt, lakecat.ErrCorrupt, "parquet: corrupt file"},
+		{&parquet.CorruptError{Offset: 4, Section: "footer", Err: errors.New("short")}, lakecat.ErrCorrupt, "parquet: corrupt footer at offset 4: short"},
+		{parquet.ErrUnsupported, lakecat.ErrUnsupported, "parquet: unsupported feature"},
+		{orc.ErrCorrupt, lakecat.ErrCorrupt, "orc: corrupt file"},
+		{&orc.CorruptError{Offset: 3, Section: "postscript", Err: errors.New("short")}, lakecat.ErrCorrupt, "orc: postscript at offset 3: short"},
+		{orc.ErrTooLarge, lakecat.ErrCorrupt, "orc: size above limit"},
+		{orc.ErrUnsupported, lakecat.ErrUnsupported, "orc: unsupported feature"},
+		{orc.ErrUnsupportedCodec, lakecat.ErrUnsupported, "orc: unsupported compression codec"},
+		{avro.ErrCorrupt, lakecat.ErrCorrupt, "avro: corrupt file"},
+		{avro.ErrUnsupported, lakecat.ErrUnsupported, "avro: unsupported feature"},
+		{schema.ErrInvalidSchema, lakecat.ErrCorrupt, "schema: invalid schema"},
+		{schema.ErrUnknownType, lakecat.ErrUnsupported, "unknown type"},
+		{schema.ErrColumnNotFound, lakecat.ErrNotFound, "schema: column not found"},
+		{reader.ErrUnknownFormat, lakecat.ErrUnsupported, "reader: unknown file format"},
+		{reader.ErrNoFieldIDs, lakecat.ErrIncompatibleSchema, "reader: file has no field ids; supply a name mapping or the file's schema"},
+		{project.ErrIncompatibleType, lakecat.ErrIncompatibleSchema, "incompatible type"},
+		{project.ErrValueOutOfRange, lakecat.ErrIncompatibleSchema, "value does not fit the read type"},
+		{project.ErrInvalidValue, lakecat.ErrIncompatibleSchema, "invalid value"},
+		{project.ErrRequiredFieldMissing, lakecat.ErrMissingRequiredField, "missing required field"},
+		{project.ErrBatchLayout, nil, "record batch does not match the file projection"},
+		{evolve.ErrNotFound, lakecat.ErrNotFound, "column not found"},
+		{evolve.ErrIncompatibleType, lakecat.ErrIncompatibleSchema, "incompatible type change"},
+		{evolve.ErrRequiredColumn, lakecat.ErrIncompatibleSchema, "required column needs an initial-default"},
+		{evolve.ErrExists, nil, "column already exists"},
+	}
+	for _, c := range cases {
+		if got := lakecat.ClassOf(c.err); got != c.class {
+			t.Errorf("%q: class %v, want %v", c.err, got, c.class)
+		}
+		if c.err.Error() != c.text {
+			t.Errorf("text %q, want %q", c.err, c.text)
+		}
+	}
+}
