@@ -26,7 +26,9 @@ func ResolveFileSchema(file, writer *schema.Schema, mapping schema.NameMapping) 
 			f.ID = schema.NoID
 			return true
 		})
-		return schema.NameMappingFromSchema(writer).Apply(stripped), nil
+		resolved := schema.NameMappingFromSchema(writer).Apply(stripped)
+		alignInstants(resolved.Fields, writer)
+		return resolved, nil
 	case file.HasIDs():
 		return file, nil
 	case mapping != nil:
@@ -59,4 +61,31 @@ func fileLabel(name string) string {
 		return "<data file>"
 	}
 	return name
+}
+
+// alignInstants marks a file timestamp column as an instant (timestamptz,
+// timestamptz_ns) where the writer schema says the column is one and the
+// file's type says it is a wall clock: Parquet INT96, which Paimon writes for
+// TIMESTAMP(7..9) WITH LOCAL TIME ZONE, carries no UTC flag. Both kinds have
+// the same Arrow type, so the decoded values are unchanged (formats/parquet
+// accepts the instant kind for INT96); a cast in a session time zone then
+// treats them as the instants they are.
+func alignInstants(fields []*schema.Field, writer *schema.Schema) {
+	schema.Walk(fields, func(_ []string, f *schema.Field) bool {
+		p, ok := f.Type.(schema.PrimitiveType)
+		if !ok || f.ID == schema.NoID || (p.K != schema.KindTimestamp && p.K != schema.KindTimestampNs) {
+			return true
+		}
+		w := writer.FindByID(f.ID)
+		if w == nil {
+			return true
+		}
+		switch wp, _ := w.Type.(schema.PrimitiveType); {
+		case p.K == schema.KindTimestamp && wp.K == schema.KindTimestampTz:
+			f.Type = schema.PrimitiveType{K: schema.KindTimestampTz, Precision: p.Precision}
+		case p.K == schema.KindTimestampNs && wp.K == schema.KindTimestampTzNs:
+			f.Type = schema.PrimitiveType{K: schema.KindTimestampTzNs, Precision: p.Precision}
+		}
+		return true
+	})
 }

@@ -118,3 +118,45 @@ func TestInt96ToNanosRange(t *testing.T) {
 		t.Errorf("negative nanoseconds: %d %v", v, ok)
 	}
 }
+
+// An INT96 column may be projected as the instant kind of its timestamp
+// (INT96 has no UTC flag; Paimon's TIMESTAMP WITH LOCAL TIME ZONE is one);
+// another change of kind is refused.
+func TestInt96ProjectedAsInstant(t *testing.T) {
+	dir := filepath.Join(realDir(t), "paimon-cpp", "test", "test_data", "parquet",
+		"append_with_multiple_ts_precision_and_timezone.db", "append_with_multiple_ts_precision_and_timezone", "bucket-0")
+	paths, _ := filepath.Glob(filepath.Join(dir, "data-*.parquet"))
+	if len(paths) != 1 {
+		t.Fatalf("%d data files, want 1", len(paths))
+	}
+	b, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(b), int64(len(b)), WithInt96Nanos())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		col  string
+		typ  schema.PrimitiveType
+		okay bool
+	}{
+		{"ts_tz_nano", schema.PrimitiveType{K: schema.KindTimestampTzNs}, true},
+		{"ts_tz_nano", schema.PrimitiveType{K: schema.KindTimestampTz}, false},
+		{"ts_micro", schema.PrimitiveType{K: schema.KindTimestampTz}, false}, // INT64 micros, not INT96
+	} {
+		proj, err := schema.Select(f.Schema(), []string{tc.col}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proj.Fields[0].Type = tc.typ
+		br, err := f.NewBatchReader(proj, BatchOptions{Allocator: newMem(t)})
+		if (err == nil) != tc.okay {
+			t.Errorf("%s as %s: err = %v, want ok=%v", tc.col, tc.typ, err, tc.okay)
+		}
+		if br != nil {
+			br.Close()
+		}
+	}
+}

@@ -153,6 +153,19 @@ func firstLeaf(ln *lnode) *lnode {
 	return nil
 }
 
+// int96Instant reports whether t asks for an INT96 column as the instant
+// kind of the timestamp the file reports: INT96 carries no UTC flag, so a
+// caller that knows the column is an instant (a Paimon TIMESTAMP WITH LOCAL
+// TIME ZONE) may say so. The Arrow type, and so the output, is the same.
+func int96Instant(t schema.PrimitiveType, ln *lnode) bool {
+	if ln.conv == nil || (ln.conv.op != opInt96 && ln.conv.op != opInt96Nanos) {
+		return false
+	}
+	f := ln.field.Type.Kind()
+	return (f == schema.KindTimestamp && t.K == schema.KindTimestampTz) ||
+		(f == schema.KindTimestampNs && t.K == schema.KindTimestampTzNs)
+}
+
 func (br *BatchReader) selectNode(pf *schema.Field, ln *lnode, byCol map[int]*leafReader) (*selNode, error) {
 	sn := &selNode{ln: ln, dtype: schema.ToArrowType(pf.Type)}
 	if pf.Type.Kind() != ln.kind && !(pf.Type.Kind().IsPrimitive() && ln.phys != nil) {
@@ -163,7 +176,7 @@ func (br *BatchReader) selectNode(pf *schema.Field, ln *lnode, byCol map[int]*le
 		if ln.phys == nil {
 			return nil, fmt.Errorf("parquet: projected field %q is primitive, the file's is not", pf.Name)
 		}
-		if !schema.Equal(t, ln.field.Type) {
+		if !schema.Equal(t, ln.field.Type) && !int96Instant(t, ln) {
 			return nil, fmt.Errorf("parquet: projected field %q has type %s, the file's is %s", pf.Name, t, ln.field.Type)
 		}
 		lr, err := br.leafFor(ln, byCol)
