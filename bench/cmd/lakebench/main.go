@@ -88,6 +88,9 @@ func main() {
 		cfg.parts = 2 * cfg.workers
 	}
 	cfg.tableRows = cfg.rows
+	if os.Getenv("LAKEBENCH_ALLOC") == "pool" {
+		alloc = &poolAllocator{} // experiment: see alloc.go
+	}
 	for _, c := range strings.Split(*codecs, ",") {
 		c = strings.TrimSpace(c)
 		if c != "snappy" && c != "zstd" {
@@ -199,8 +202,12 @@ func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 		}
 	}
 	res := summarize(vs)
-	fmt.Printf("lakebench: %d rows, %d runs (best and median), GOMAXPROCS=%d, %s/%s, %s\n\n",
-		cfg.rows, cfg.runs, cfg.workers, runtime.GOOS, runtime.GOARCH, runtime.Version())
+	note := ""
+	if _, ok := alloc.(*poolAllocator); ok {
+		note = ", lakecat allocator: recycling pool (LAKEBENCH_ALLOC=pool experiment)"
+	}
+	fmt.Printf("lakebench: %d rows, %d runs (best and median), GOMAXPROCS=%d, %s/%s, %s%s\n\n",
+		cfg.rows, cfg.runs, cfg.workers, runtime.GOOS, runtime.GOARCH, runtime.Version(), note)
 	printTable(os.Stdout, res)
 	fmt.Fprintf(os.Stderr, "lakebench: total %v\n", time.Since(start).Round(time.Millisecond))
 	if jsonOut != "" {
@@ -238,20 +245,21 @@ var peers = map[string]string{
 	"lakecat/plain-parallel": "pqarrow/parallel",
 }
 
-// summarize turns timings into result rows. Ratios use median times of the
-// same codec; "ratio to peer" is how many times faster the lakecat variant
+// summarize turns timings into result rows. ns/row, MB/s and every ratio
+// use best times (the least disturbed by other load on a shared machine;
+// medians are shown beside them) of the same codec; "ratio to peer" is how many times faster the lakecat variant
 // is than its peer (peer time / lakecat time), and for the floor rows how
 // many times lakecat/plain takes over decompress + copy.
 func summarize(vs []*variant) []result {
-	med := map[string]time.Duration{}
+	med := map[string]time.Duration{} // best times, by codec and variant
 	for _, v := range vs {
-		med[v.codec+" "+v.name] = median(v.times)
+		med[v.codec+" "+v.name] = best(v.times)
 	}
 	var out []result
 	for _, v := range vs {
-		m := median(v.times)
+		m := best(v.times)
 		r := result{Variant: v.name, Codec: v.codec, Rows: v.rows, Bytes: v.bytes, Runs: len(v.times),
-			BestMs: ms(best(v.times)), MedianMs: ms(m),
+			BestMs: ms(m), MedianMs: ms(median(v.times)),
 			NsPerRow: float64(m.Nanoseconds()) / float64(v.rows),
 			MBPerS:   float64(v.bytes) / 1e6 / m.Seconds()}
 		if p, ok := med[v.codec+" lakecat/plain"]; ok {

@@ -108,8 +108,15 @@ outer:
 // on Parquet and on the generated ORC file, pqarrow, iceberg-go's
 // projection, and the Iceberg and Paimon table scans; and pins values of
 // the generated data.
-func TestReadsAgree(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+func TestReadsAgree(t *testing.T) { testReadsAgree(t, memory.NewGoAllocator()) }
+
+// TestReadsAgreePooled runs the same reads with the recycling allocator of
+// the LAKEBENCH_ALLOC=pool experiment, poisoning freed buffers: a buffer
+// read after its release would show up as garbage.
+func TestReadsAgreePooled(t *testing.T) { testReadsAgree(t, &poolAllocator{poison: true}) }
+
+func testReadsAgree(t *testing.T, base memory.Allocator) {
+	mem := memory.NewCheckedAllocator(base)
 	defer mem.AssertSize(t, 0)
 	old := alloc
 	alloc = mem
