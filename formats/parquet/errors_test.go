@@ -94,6 +94,8 @@ func TestCorruptSchemaCaps(t *testing.T) {
 		// Found by fuzzing: a nested group whose descendants run past the
 		// last element while its own count fits.
 		"descendants past the end": func(els []schemaElement) { elementNamed(t, els, "key_value").NumChildren.Set(4) },
+		// Found by fuzzing: sibling names must be unique for name matching.
+		"duplicate names": func(els []schemaElement) { elementNamed(t, els, "name").Name = "id" },
 		"primitive root": func(els []schemaElement) {
 			els[0].NumChildren.Reset()
 			els[0].Type.Set(els[1].Type.V)

@@ -131,11 +131,18 @@ func (f *File) buildNode(els []schemaElement, pos *int, parent *node, depth int)
 		return n, nil
 	}
 	n.children = make([]*node, 0, nc)
+	seen := make(map[string]bool, nc)
 	for i := 0; i < nc; i++ {
 		c, err := f.buildNode(els, pos, n, depth+1)
 		if err != nil {
 			return nil, err
 		}
+		// Projections are matched by name path, so sibling names must be
+		// unique (writers such as Spark refuse duplicates anyway).
+		if seen[c.el.Name] {
+			return nil, corruptf(f.name, -1, "schema", "group %q has two fields named %q", el.Name, c.el.Name)
+		}
+		seen[c.el.Name] = true
 		n.children = append(n.children, c)
 	}
 	return n, nil
