@@ -1,13 +1,15 @@
 // Command lakebench measures lakecat's read path end to end against Go peers
 // in one process: it generates a deterministic 6-column data set (int, long,
 // float, double, string, decimal; about 10% nulls) as Parquet and ORC files
-// (snappy and zstd) and a multi-schema Iceberg table in a temporary
+// (snappy and zstd) and multi-schema Iceberg and Paimon tables in a temporary
 // directory, then times every variant interleaved, round by round, and
 // prints one markdown table of best and median times.
 //
-// Usage (from the bench directory, its own Go module):
+// Usage (bench is its own Go module: run it from the bench directory, or
+// from the repository root with go run -C bench ./cmd/lakebench):
 //
 //	go run ./cmd/lakebench [-rows N] [-runs N] [-quick] [-json FILE] [-gate]
+//	                       [-codecs snappy,zstd] [-only REGEXP] [-cpuprofile FILE] [-keep]
 //
 // Variants (names are fixed so that runs can be compared over time):
 //
@@ -27,10 +29,20 @@
 //	floor/copy              one copy of the bytes of the decoded Arrow buffers
 //	table/iceberg/<W>       reader.OpenTable + Table.Scan of the generated
 //	                        Iceberg table (3 schema versions), W workers
+//	table/paimon/<W>        the same for the generated Paimon table
+//
+// ns/row, MB/s and the ratios use each variant's best time. MB/s credits
+// every read of a file with the same bytes: the size of the Arrow buffers of
+// lakecat/plain's output (values, offsets, validity bitmaps).
 //
 // -gate exits with status 1 and a one-line reason when, in this run and for
 // each codec, lakecat/evolved takes more than 1.10× lakecat/plain or
-// lakecat/plain is slower than pqarrow/serial (best times).
+// lakecat/plain is slower than pqarrow/serial (see checkGate).
+//
+// LAKEBENCH_SLOW=evolved (or =plain) allocates 128 bytes per row in the
+// benchmark's own loop over that variant's batches, a deliberately slowed
+// build that shows the gate failing. LAKEBENCH_ALLOC=pool gives the lakecat
+// readers a recycling allocator (an experiment; see alloc.go).
 package main
 
 import (
