@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bytes"
+	"reflect"
 	"encoding/binary"
 	"errors"
 	"strings"
@@ -13,6 +14,10 @@ import (
 
 // smallFile returns a small generated file with flat and nested columns.
 func smallFile(t testing.TB) []byte {
+	return smallFileWith(t, pq.PageBufferSize(64))
+}
+
+func smallFileWith(t testing.TB, opts ...pq.WriterOption) []byte {
 	root := pq.Group{
 		"id":   pq.Leaf(pq.Int64Type),
 		"name": pq.Optional(pq.String()),
@@ -39,7 +44,7 @@ func smallFile(t testing.TB) []byte {
 		}
 		rows = append(rows, r)
 	}
-	return writeSchemaRows(t, root, rows, pq.PageBufferSize(64))
+	return writeSchemaRows(t, root, rows, opts...)
 }
 
 func TestOpenBadInput(t *testing.T) {
@@ -155,5 +160,19 @@ func TestSmallFileMatchesPQArrow(t *testing.T) {
 	checkValues(t, b, want)
 	if len(want[0]) != 40 || want[2][3] == nil {
 		t.Fatalf("unexpected fixture values %s", show(want))
+	}
+}
+
+// TestRowGroupBoundaries: batches cross row groups (7 rows each) and pages.
+func TestRowGroupBoundaries(t *testing.T) {
+	b := smallFileWith(t, pq.PageBufferSize(64), pq.MaxRowsPerRowGroup(7))
+	if n := openBytes(t, b).NumRowGroups(); n != 6 {
+		t.Fatalf("%d row groups, want 6", n)
+	}
+	want := readCanonical(t, smallFile(t), 0)
+	for _, batch := range []int{1, 3, 7, 8, 40, 0} {
+		if got := readCanonical(t, b, batch); !reflect.DeepEqual(got, want) {
+			t.Fatalf("batch %d: values differ across row groups", batch)
+		}
 	}
 }
