@@ -2,9 +2,9 @@ package parquet
 
 import (
 	"bytes"
-	"reflect"
 	"encoding/binary"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
