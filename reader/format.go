@@ -34,11 +34,15 @@ func (f Format) String() string {
 
 // DetectFormat reads the first and last bytes of a file of size bytes and
 // reports its format. A file that is neither Parquet, ORC nor Avro, or too
-// short to be one, returns [ErrUnknownFormat].
+// short to be one, returns [ErrUnknownFormat]. A file of fewer than 3 bytes,
+// or one with the leading Parquet magic but too short or without the
+// trailing one, is cut short: its error is of class lakecat.ErrCorrupt
+// instead of lakecat.ErrUnsupported (and for Parquet matches
+// [parquet.ErrCorrupt]).
 func DetectFormat(r io.ReaderAt, size int64) (Format, error) {
 	var head [4]byte
 	if size < 3 {
-		return FormatUnknown, fmt.Errorf("%w: %d bytes", ErrUnknownFormat, size)
+		return FormatUnknown, truncatedf(false, "%d bytes", size)
 	}
 	n, err := r.ReadAt(head[:min(4, size)], 0)
 	if err != nil && err != io.EOF {
@@ -47,14 +51,14 @@ func DetectFormat(r io.ReaderAt, size int64) (Format, error) {
 	switch {
 	case n >= 4 && bytes.Equal(head[:4], []byte("PAR1")):
 		if size < 12 {
-			return FormatUnknown, fmt.Errorf("%w: Parquet magic but only %d bytes", ErrUnknownFormat, size)
+			return FormatUnknown, truncatedf(true, "Parquet magic but only %d bytes", size)
 		}
 		var tail [4]byte
 		if _, err := r.ReadAt(tail[:], size-4); err != nil && err != io.EOF {
 			return FormatUnknown, err
 		}
 		if !bytes.Equal(tail[:], []byte("PAR1")) {
-			return FormatUnknown, fmt.Errorf("%w: Parquet file without the trailing PAR1 magic (truncated?)", ErrUnknownFormat)
+			return FormatUnknown, truncatedf(true, "Parquet file without the trailing PAR1 magic (truncated?)")
 		}
 		return FormatParquet, nil
 	case n >= 3 && bytes.Equal(head[:3], []byte("ORC")):

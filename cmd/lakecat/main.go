@@ -8,16 +8,30 @@
 //
 // With no PATH, `lakecat cat` reads the bundled demo table.
 //
-// Exit codes: 0 success, 1 any error (one line on stderr), 2 a usage error.
+// Errors are one line on stderr. Exit codes (the error classes of package
+// lakecat):
+//
+//	0    success
+//	1    any other error (storage I/O, a bug)
+//	2    usage error (flags, arguments)
+//	3    corrupt input (lakecat.ErrCorrupt: a data file, manifest or metadata that does not follow its format, or a size above a limit)
+//	4    unsupported feature (lakecat.ErrUnsupported)
+//	5    incompatible schema or missing required field (lakecat.ErrIncompatibleSchema, lakecat.ErrMissingRequiredField)
+//	6    not found (lakecat.ErrNotFound: a file, table, snapshot or column)
+//	130  canceled (interrupt or SIGTERM; lakecat.ErrCanceled)
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
+	"github.com/lakecat/lakecat"
 	"github.com/spf13/cobra"
 )
 
@@ -27,12 +41,32 @@ const (
 	exitOK    exitCode = 0
 	exitError exitCode = 1
 	exitUsage exitCode = 2
+	// exitCorrupt .. exitCanceled: see the package documentation and
+	// classExit.
+	exitCorrupt     exitCode = 3
+	exitUnsupported exitCode = 4
+	exitSchema      exitCode = 5
+	exitNotFound    exitCode = 6
+	exitCanceled    exitCode = 130
 )
+
+// classExit maps the error classes of package lakecat to exit codes.
+var classExit = map[error]exitCode{
+	lakecat.ErrCorrupt:              exitCorrupt,
+	lakecat.ErrUnsupported:          exitUnsupported,
+	lakecat.ErrIncompatibleSchema:   exitSchema,
+	lakecat.ErrMissingRequiredField: exitSchema,
+	lakecat.ErrNotFound:             exitNotFound,
+	lakecat.ErrCanceled:             exitCanceled,
+}
 
 // factory carries what every verb needs from the process.
 type factory struct {
 	Stdout io.Writer
 	Stderr io.Writer
+	// Ctx is the context of the command (nil: context.Background()); main
+	// cancels it on an interrupt or SIGTERM.
+	Ctx context.Context
 }
 
 // usageError marks an error in the command line itself.
@@ -42,7 +76,10 @@ func (u usageError) Error() string { return u.err.Error() }
 func (u usageError) Unwrap() error { return u.err }
 
 func main() {
-	os.Exit(int(run(os.Args[1:], &factory{Stdout: os.Stdout, Stderr: os.Stderr})))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(os.Args[1:], &factory{Stdout: os.Stdout, Stderr: os.Stderr, Ctx: ctx})
+	stop()
+	os.Exit(int(code))
 }
 
 // run executes one command line and returns its exit code; errors are
@@ -50,7 +87,11 @@ func main() {
 func run(args []string, f *factory) exitCode {
 	root := newRootCmd(f)
 	root.SetArgs(args)
-	err := root.Execute()
+	ctx := f.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -59,6 +100,9 @@ func run(args []string, f *factory) exitCode {
 	var ue usageError
 	if errors.As(err, &ue) {
 		return exitUsage
+	}
+	if code, ok := classExit[lakecat.ClassOf(err)]; ok {
+		return code
 	}
 	return exitError
 }
