@@ -110,14 +110,14 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := evolve.WriteDiff(f.Stdout, res.Old, res.New, -1, res.LastColumnID); err != nil {
+	if err := evolve.WriteDiff(f.Stdout, res.Old, res.New, -1, -1); err != nil {
 		return err
 	}
 	if !res.Changed {
 		fmt.Fprintln(f.Stdout, "no change: nothing committed")
 		return nil
 	}
-	fmt.Fprintf(f.Stdout, "committed %s\n", res.File)
+	fmt.Fprintf(f.Stdout, "committed %s (last-column-id %d)\n", res.File, res.LastColumnID)
 	return nil
 }
 
