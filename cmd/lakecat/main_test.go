@@ -133,7 +133,8 @@ not read from the file:
 	}
 }
 
-// TestErrors: every failure is one line on stderr, exit 1 (2 for usage).
+// TestErrors: every failure is one line on stderr, with the exit code of
+// its error class (see exitcode_test.go; 1 for no class, 2 for usage).
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.parquet")
@@ -154,12 +155,12 @@ func TestErrors(t *testing.T) {
 		code exitCode
 		msg  string
 	}{
-		{[]string{"cat", empty}, exitError, "unknown file format"},
-		{[]string{"cat", junk}, exitError, "unknown file format"},
-		{[]string{"cat", truncated}, exitError, "unknown file format"},
-		{[]string{"cat", filepath.Join(dir, "nope.parquet")}, exitError, "no such file"},
-		{[]string{"cat", "--schema", badSchema, data}, exitError, "varchar2"},
-		{[]string{"cat", "--schema", strAsLong, data}, exitError, "incompatible"},
+		{[]string{"cat", empty}, exitCorrupt, "unknown file format"},
+		{[]string{"cat", junk}, exitUnsupported, "unknown file format"},
+		{[]string{"cat", truncated}, exitCorrupt, "unknown file format"},
+		{[]string{"cat", filepath.Join(dir, "nope.parquet")}, exitNotFound, "no such file"},
+		{[]string{"cat", "--schema", badSchema, data}, exitUnsupported, "varchar2"},
+		{[]string{"cat", "--schema", strAsLong, data}, exitSchema, "incompatible"},
 		{[]string{"cat", "--format", "xml"}, exitUsage, "unknown --format"},
 		{[]string{"cat", "--limit", "x"}, exitUsage, "invalid argument"},
 		{[]string{"cat", "--rules", "delta"}, exitUsage, "unknown --rules"},

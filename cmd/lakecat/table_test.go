@@ -35,7 +35,7 @@ func TestCatTableFlags(t *testing.T) {
 	// Re-rooting off: the hdfs:// paths do not exist, until --path-map
 	// rewrites them.
 	_, errOut, code = runCLI(t, "cat", tbl, "--no-rebase")
-	if code != exitError || !strings.Contains(errOut, "hdfs://localhost:20500/test-warehouse/iceberg_v3_default_value_avro/metadata/snap-") {
+	if code != exitNotFound || !strings.Contains(errOut, "hdfs://localhost:20500/test-warehouse/iceberg_v3_default_value_avro/metadata/snap-") {
 		t.Errorf("cat --no-rebase: code %d, stderr %q", code, errOut)
 	}
 	out, errOut, code = runCLI(t, "cat", tbl, "--no-rebase", "--format", "csv",
