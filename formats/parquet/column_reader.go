@@ -561,14 +561,9 @@ func (lr *leafReader) takeFlat(start, end int) error {
 	base := lr.entries - n
 	d := lr.def[start:end]
 	md := lr.maxDef
-	bits := lr.valid.b.Bytes()
-	cnt := 0
-	for j, x := range d {
-		if x == md {
-			k := base + j
-			bits[k>>3] |= 1 << (k & 7)
-			cnt++
-		}
+	cnt := bytes.Count(d, []byte{md})
+	if cnt > 0 {
+		setValidity(lr.valid.b.Bytes(), base, d, md)
 	}
 	lr.nulls += n - cnt
 	c := lr.conv

@@ -296,3 +296,48 @@ func scatterDict(out, dict []byte, w int, idx []int32, d []byte, md byte) error 
 	}
 	return nil
 }
+
+// setValidity sets bit base+j of bits for every d[j] equal to md (the bits
+// are zero on entry), eight levels per byte store where aligned.
+func setValidity(bits []byte, base int, d []byte, md byte) {
+	j, k := 0, base
+	for ; j < len(d) && k&7 != 0; j, k = j+1, k+1 {
+		if d[j] == md {
+			bits[k>>3] |= 1 << (k & 7)
+		}
+	}
+	for ; j+8 <= len(d); j, k = j+8, k+8 {
+		dd := d[j : j+8 : j+8]
+		var b byte
+		if dd[0] == md {
+			b |= 1
+		}
+		if dd[1] == md {
+			b |= 2
+		}
+		if dd[2] == md {
+			b |= 4
+		}
+		if dd[3] == md {
+			b |= 8
+		}
+		if dd[4] == md {
+			b |= 16
+		}
+		if dd[5] == md {
+			b |= 32
+		}
+		if dd[6] == md {
+			b |= 64
+		}
+		if dd[7] == md {
+			b |= 128
+		}
+		bits[k>>3] = b
+	}
+	for ; j < len(d); j, k = j+1, k+1 {
+		if d[j] == md {
+			bits[k>>3] |= 1 << (k & 7)
+		}
+	}
+}
