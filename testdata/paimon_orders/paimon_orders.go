@@ -1,0 +1,18 @@
+// Package paimonorders is a generated Paimon primary-key table: the Paimon
+// format description's schema example (schema-0: order_id BIGINT NOT NULL
+// primary key, order_name STRING, order_user_id BIGINT, order_shop_id
+// BIGINT, bucket = 5) and two later schemas (schema-1 renames order_name →
+// customer_name and adds quantity INT; schema-2 widens quantity to BIGINT and
+// adds note STRING), with one commit of Parquet data files under each. This
+// folder is the table: schema/, snapshot/, manifest/ (Avro manifests and
+// manifest lists) and bucket-N/.
+//
+// `lakecat cat testdata/paimon_orders` refuses it as a primary-key table;
+// `lakecat cat testdata/paimon_orders --raw` prints its 12 rows (each key is
+// written once, so the stored rows are the merged ones).
+//
+// Regenerate with `go generate ./testdata/paimon_orders` (the generator is
+// reader/internal/paimon/paimonwrite/genorders).
+package paimonorders
+
+//go:generate go run ../../reader/internal/paimon/paimonwrite/genorders
