@@ -214,8 +214,8 @@ func (w *Writer) Commit(schemaID int64, files []DataFile) error {
 			recs = append(recs, map[string]any{
 				"_VERSION": 2, "_FILE_NAME": m.name, "_FILE_SIZE": m.size, "_NUM_ADDED_FILES": m.added,
 				"_NUM_DELETED_FILES": int64(0),
-				"_PARTITION_STATS": map[string]any{"_MIN_VALUES": EmptyRow, "_MAX_VALUES": EmptyRow, "_NULL_COUNTS": []any{}},
-				"_SCHEMA_ID":       m.schemaID, "_MIN_BUCKET": nil, "_MAX_BUCKET": nil, "_MIN_LEVEL": nil, "_MAX_LEVEL": nil,
+				"_PARTITION_STATS":   map[string]any{"_MIN_VALUES": EmptyRow, "_MAX_VALUES": EmptyRow, "_NULL_COUNTS": []any{}},
+				"_SCHEMA_ID":         m.schemaID, "_MIN_BUCKET": nil, "_MAX_BUCKET": nil, "_MIN_LEVEL": nil, "_MAX_LEVEL": nil,
 			})
 		}
 		b, err := encodeAvro(manifestListAvro, recs)
