@@ -33,10 +33,12 @@ type FileTask struct {
 type ScanOptions struct {
 	// Workers is the number of files decoded at once (0: GOMAXPROCS).
 	Workers int
-	// MemoryBytes bounds the bytes of decoded batches waiting to be read
-	// (0: no bound beyond the per-file queue of two batches). The file whose
-	// batches are next in order is never held back, so a budget smaller than
-	// one batch still makes progress.
+	// MemoryBytes bounds the bytes of decoded batches waiting to be read,
+	// the one the caller holds included (0: no bound beyond the per-file
+	// queue of two batches). The file whose batches are next in order may
+	// go over it by one batch when none of its batches is waiting, so a
+	// budget smaller than one batch still makes progress and the bytes held
+	// stay within MemoryBytes plus one batch.
 	MemoryBytes int64
 	// Progress, when set, is called from Next (on the reader's goroutine)
 	// after each batch and after each file.
@@ -178,7 +180,10 @@ func (s *scanReader) readFile(i int, t FileTask) {
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		n := recordBytes(rec)
-		if err := s.budget.acquire(s.ctx, n, func() bool { return s.headIs(i) }); err != nil {
+		// The file being read may go over the budget by one batch, and
+		// only when none of its batches is waiting: the scan never
+		// deadlocks and the queued bytes stay within budget + one batch.
+		if err := s.budget.acquire(s.ctx, n, func() bool { return s.headIs(i) && len(out) == 0 }); err != nil {
 			return
 		}
 		rec.Retain()
@@ -259,6 +264,9 @@ func (s *scanReader) Next() bool {
 				return false
 			}
 			s.cur = it
+			if s.budget.limit > 0 {
+				s.budget.wake() // the head's queue may have emptied
+			}
 			s.prog.Rows += it.rec.NumRows()
 			if s.onProg != nil {
 				s.onProg(s.prog)
@@ -280,11 +288,13 @@ func (s *scanReader) Record() arrow.RecordBatch { return s.cur.rec }
 func (s *scanReader) Err() error { return s.err }
 
 // budget bounds the bytes of batches decoded but not yet read. The file at
-// the head of the order always passes, so the scan cannot deadlock.
+// the head of the order passes when it has no batch waiting, so the scan
+// cannot deadlock.
 type budget struct {
 	mu    sync.Mutex
 	cond  *sync.Cond
 	used  int64
+	peak  int64 // highest used, for tests and diagnostics
 	limit int64
 	head  int64 // index of the task being read, read atomically
 }
@@ -295,10 +305,15 @@ func newBudget(limit int64) *budget {
 	return b
 }
 
-func (b *budget) acquire(ctx context.Context, n int64, isHead func() bool) error {
+// acquire waits until n more bytes fit: within the limit, or, for the file
+// at the head of the order with no batch waiting (mayOverflow), whenever
+// the bytes held are within the limit. Other files never go over the
+// limit, so the bytes held never exceed limit + one batch, and the head,
+// whose batches the reader drains, always gets through.
+func (b *budget) acquire(ctx context.Context, n int64, mayOverflow func() bool) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for b.limit > 0 && b.used > 0 && b.used+n > b.limit && !isHead() {
+	for b.limit > 0 && b.used+n > b.limit && !(b.used <= b.limit && mayOverflow()) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -308,7 +323,17 @@ func (b *budget) acquire(ctx context.Context, n int64, isHead func() bool) error
 		return err
 	}
 	b.used += n
+	if b.used > b.peak {
+		b.peak = b.used
+	}
 	return nil
+}
+
+// peakBytes returns the highest number of bytes held at once.
+func (b *budget) peakBytes() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.peak
 }
 
 func (b *budget) release(n int64) {
