@@ -68,10 +68,13 @@ type leafReader struct {
 	maxRep byte
 	mem    memory.Allocator
 
-	rg    int    // next row group
-	hdr   []byte // page header window
-	pages pq.Pages
-	page  pq.Page
+	rg  int    // next row group
+	hdr []byte // page header window
+	// lz4buf holds an LZ4_RAW page and its decoding while checkPagePayload
+	// checks it.
+	lz4buf []byte
+	pages  pq.Pages
+	page   pq.Page
 
 	// Current page.
 	def, rep []byte // levels (nil when the max level is 0)
@@ -204,7 +207,7 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "column chunk " + lr.ln.phys.path,
 			Err: fmt.Errorf("chunk of %d bytes at offset %d does not fit in a file of %d bytes", size, start, lr.f.size)}
 	}
-	if err := lr.checkPageHeaders(start, size); err != nil {
+	if err := lr.checkPageHeaders(start, size, meta.Codec); err != nil {
 		return nil, err
 	}
 	lr.dict = nil // a new chunk has its own dictionary
@@ -218,8 +221,9 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 // checkPageHeaders walks the page headers of the column chunk of size
 // bytes at start, reading only the headers, and checks that each page's
 // compressed bytes lie inside the chunk and its uncompressed size is under
-// the cap.
-func (lr *leafReader) checkPageHeaders(start, size int64) error {
+// the cap; for the codecs whose decoder does not bound its output by the
+// header, it checks the payload too (checkPagePayload).
+func (lr *leafReader) checkPageHeaders(start, size int64, codec format.CompressionCodec) error {
 	off := int64(0)
 	for off < size {
 		h, n, err := lr.readPageHeader(start+off, size-off)
@@ -234,6 +238,9 @@ func (lr *leafReader) checkPageHeaders(start, size int64) error {
 		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxColumnChunkBytes {
 			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
 				Err: fmt.Errorf("page claims %d uncompressed bytes", h.UncompressedPageSize)}
+		}
+		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
+			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page of " + lr.ln.phys.path, Err: err}
 		}
 		off += int64(h.CompressedPageSize)
 	}
