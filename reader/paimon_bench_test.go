@@ -51,7 +51,9 @@ type benchRow2 struct {
 }
 
 func benchPaimonSchemas() []*schema.PaimonSchema {
-	opt := func(id int, name string, t schema.Type) *schema.Field { return &schema.Field{ID: id, Name: name, Type: t} }
+	opt := func(id int, name string, t schema.Type) *schema.Field {
+		return &schema.Field{ID: id, Name: name, Type: t}
+	}
 	req := func(id int, name string, t schema.Type) *schema.Field {
 		return &schema.Field{ID: id, Name: name, Type: t, Required: true}
 	}
