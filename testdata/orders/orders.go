@@ -1,6 +1,9 @@
-// Package orders is the bundled evolved demo table: a small Iceberg-style
-// `orders` table with three schema versions and one Parquet data file written
-// under each. `lakecat cat` with no PATH reads it.
+// Package orders is the bundled evolved demo table: a small Iceberg
+// `orders` table (format v3) with three schema versions and one Parquet data
+// file written under each, committed as three snapshots (one per file, each
+// recording the schema id it was written with; manifest lists and manifests
+// in metadata/ as Avro). `lakecat cat` with no PATH reads its embedded copy;
+// `lakecat cat testdata/orders` reads the folder as a table.
 //
 // Regenerate with `go generate ./testdata/orders` (the go tool skips
 // directories named testdata in `./...` patterns, so name the package).
@@ -20,8 +23,8 @@ import "embed"
 
 //go:generate go run ./gen
 
-// FS holds metadata/v1.metadata.json (all three schemas, schema 2 current)
-// and data/*.parquet.
+// FS holds metadata/v1.metadata.json (all three schemas, schema 2 current;
+// three snapshots), the manifest lists and manifests, and data/*.parquet.
 //
 //go:embed metadata data
 var FS embed.FS
