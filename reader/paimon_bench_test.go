@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -171,7 +172,8 @@ func drainRows(b *testing.B, rr interface {
 // files with a rename, a widening and missing columns); "plain" reads the
 // same rows from 100 plain Parquet files already in schema-2's layout, with
 // one read schema and nothing to resolve. Both run in the same process and
-// report rows/s; bytes are the table's data file bytes.
+// report rows/s (wall) and cpu-ns/row (process CPU time, steadier on a shared
+// machine); bytes are the table's data file bytes.
 func BenchmarkPaimonPerFileResolution(b *testing.B) {
 	dir := b.TempDir()
 	table, plain, tableBytes := writeBenchTables(b, dir)
@@ -181,6 +183,7 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 	b.Run("table", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(tableBytes)
+		cpu0 := benchCPUNanos()
 		for b.Loop() {
 			tbl, err := reader.OpenTable(ctx, table, reader.TableOptions{})
 			if err != nil {
@@ -195,10 +198,12 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		b.ReportMetric(float64(benchCPUNanos()-cpu0)/float64(int64(b.N)*total), "cpu-ns/row")
 	})
 	b.Run("plain", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(tableBytes)
+		cpu0 := benchCPUNanos()
 		for b.Loop() {
 			tasks := make([]reader.FileTask, len(plain))
 			for i, p := range plain {
@@ -225,5 +230,17 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		b.ReportMetric(float64(benchCPUNanos()-cpu0)/float64(int64(b.N)*total), "cpu-ns/row")
 	})
+}
+
+// benchCPUNanos returns the process's CPU time (user + system, all threads)
+// in nanoseconds: a figure less disturbed than wall time when other
+// processes share the machine.
+func benchCPUNanos() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
