@@ -1,0 +1,145 @@
+package main
+
+import (
+	"archive/zip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lakecat/lakecat/internal/testutil"
+)
+
+func paimonCppTable(t *testing.T, table string) string {
+	t.Helper()
+	name := table[strings.IndexByte(table, '/')+1:]
+	return filepath.Join(testutil.RealDir(t, "paimon-cpp", "test", "test_data"), table+".db", name)
+}
+
+// TestCatPaimonFlags: --raw on a primary-key table (and its refusal
+// without), --branch, --schema-id, on paimon-cpp tables and the generated
+// testdata/paimon_orders.
+func TestCatPaimonFlags(t *testing.T) {
+	pk := paimonCppTable(t, "orc/pk_table_nested_type")
+	_, errOut, code := runCLI(t, "cat", pk)
+	if code == exitOK || code == exitUsage || errOut != "lakecat: paimon table "+pk+": reader: primary-key table needs merge on read: paimon: primary-key table (primary key shopId, dt, hr): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)\n" {
+		t.Errorf("cat pk: code %d, stderr %q", code, errOut)
+	}
+	out, errOut, code := runCLI(t, "cat", pk, "--raw", "--format", "csv", "--columns", "_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0", "--workers", "1")
+	want := `_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0
+1002,0,0,20
+1005,1,0,50
+1006,2,0,60
+1000,0,0,0
+1001,1,0,10
+1003,2,0,30
+1004,3,0,40
+1007,4,0,70
+1002,3,3,20
+1000,5,3,0
+1001,6,2,10
+1003,7,1,30
+`
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("cat --raw: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+
+	pt := paimonCppTable(t, "parquet/append_table_with_append_pt_branch")
+	out, errOut, code = runCLI(t, "cat", pt, "--branch", "test", "--format", "csv", "--workers", "1")
+	if code != exitOK || errOut != "" || out != "pt,value,value2\n2,210,\n2,220,2200\n" {
+		t.Errorf("cat --branch test: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	_, errOut, code = runCLI(t, "cat", pt, "--branch", "nope")
+	if code != exitNotFound || !strings.Contains(errOut, `no branch "nope"`) {
+		t.Errorf("cat --branch nope: code %d, stderr %q", code, errOut)
+	}
+
+	alter := paimonCppTable(t, "orc/append_table_with_alter_table")
+	out, errOut, code = runCLI(t, "cat", alter, "--schema-id", "0", "--format", "csv", "--workers", "1")
+	want = `key0,key1,a,b,c,d,k
+0,1,12,13,14,15,16
+0,1,22,23,24,25,26
+0,1,32,33,34,35,36
+1,1,42,43,44,45,46
+1,1,52,53,54,55,56
+0,1,,63,,65,66
+0,1,,73,,75,76
+0,1,,83,,85,86
+1,1,,93,,95,96
+1,1,,103,,105,106
+`
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("cat --schema-id 0: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	_, errOut, code = runCLI(t, "cat", alter, "--schema-id", "7")
+	if code != exitNotFound || !strings.Contains(errOut, "schema 7") {
+		t.Errorf("cat --schema-id 7: code %d, stderr %q", code, errOut)
+	}
+
+	orders := filepath.Join(testutil.RepoRoot(t), "testdata", "paimon_orders")
+	out, errOut, code = runCLI(t, "cat", orders, "--raw", "--format", "csv", "--workers", "1", "--columns", "order_id,customer_name,quantity,note")
+	want = `order_id,customer_name,quantity,note
+5,erin,,
+1,alice,,
+2,bob,,
+3,carol,,
+4,dave,,
+6,frank,2,
+7,grace,,
+8,heidi,5,
+9,ivan,2147483647,
+10,judy,3000000000,gift
+11,,1,
+12,mallory,,rush
+`
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("cat paimon_orders --raw: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}
+
+// TestCatHudiIgnoreLogs: hudi-rs's merge-on-read table is refused without
+// --ignore-logs; with it the base files are read and a warning is printed.
+func TestCatHudiIgnoreLogs(t *testing.T) {
+	zp := filepath.Join(testutil.RealDir(t, "hudi-rs", "crates", "test", "data", "sample_table"), "mor", "parquet", "v6_nonpartitioned.zip")
+	zr, err := zip.OpenReader(zp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	dst := t.TempDir()
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, "__MACOSX") || f.FileInfo().IsDir() {
+			continue
+		}
+		p := filepath.Join(dst, filepath.FromSlash(f.Name))
+		if !strings.HasPrefix(p, dst+string(filepath.Separator)) {
+			t.Fatalf("zip entry %q escapes the folder", f.Name)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tbl := filepath.Join(dst, "v6_nonpartitioned")
+	_, errOut, code := runCLI(t, "cat", tbl)
+	if code == exitOK || code == exitUsage || !strings.Contains(errOut, "merge-on-read table has log files") || !strings.HasSuffix(errOut, "(--ignore-logs reads base files only)\n") {
+		t.Errorf("cat mor: code %d, stderr %q", code, errOut)
+	}
+	out, errOut, code := runCLI(t, "cat", tbl, "--ignore-logs", "--columns", "id,name,isActive", "--format", "csv", "--workers", "1")
+	if code != exitOK || out != "id,name,isActive\n2,Bob,false\n3,Carol,true\n1,Alice,true\n4,Diana,true\n" ||
+		errOut != "lakecat: warning: reading base files only: hudi: merge-on-read log files: 1 log files in 1 file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them)\n" {
+		t.Errorf("cat --ignore-logs: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}
