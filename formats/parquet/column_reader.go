@@ -47,6 +47,10 @@ func wrapPQ(name, section string, err error) error {
 	if errors.As(err, &ue) || errors.As(err, &ce) {
 		return err
 	}
+	var ioe *ioError
+	if errors.As(err, &ioe) {
+		return readErr(name, -1, section, err)
+	}
 	msg := err.Error()
 	if strings.Contains(msg, "unsupported compression codec") || strings.Contains(msg, "not supported") ||
 		strings.Contains(msg, "encrypt") {
@@ -228,7 +232,7 @@ func (lr *leafReader) checkPageHeaders(start, size int64, codec format.Compressi
 	for off < size {
 		h, n, err := lr.readPageHeader(start+off, size-off)
 		if err != nil {
-			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path, Err: err}
+			return readErr(lr.f.name, start+off, "page header of "+lr.ln.phys.path, err)
 		}
 		off += int64(n)
 		if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > size-off {
@@ -240,7 +244,7 @@ func (lr *leafReader) checkPageHeaders(start, size int64, codec format.Compressi
 				Err: fmt.Errorf("page claims %d uncompressed bytes", h.UncompressedPageSize)}
 		}
 		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
-			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page of " + lr.ln.phys.path, Err: err}
+			return readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
 		}
 		off += int64(h.CompressedPageSize)
 	}

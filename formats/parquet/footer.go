@@ -104,17 +104,18 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	for _, o := range opts {
 		o(&c)
 	}
+	r = markReader{r}
 	f := &File{r: r, size: size, name: c.name, int96Nanos: c.int96Nanos}
 	if size < 12 {
 		return nil, corruptf(c.name, 0, "file", "%d bytes is too short for a Parquet file (at least 12)", size)
 	}
 	var head [4]byte
 	if err := readFull(r, head[:], 0); err != nil {
-		return nil, corruptf(c.name, 0, "magic", "%v", err)
+		return nil, readErr(c.name, 0, "magic", err)
 	}
 	var tail [8]byte
 	if err := readFull(r, tail[:], size-8); err != nil {
-		return nil, corruptf(c.name, size-8, "magic", "%v", err)
+		return nil, readErr(c.name, size-8, "magic", err)
 	}
 	switch {
 	case string(tail[4:]) == magicEncrypted:
@@ -129,7 +130,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	footerOff := size - 8 - footerLen
 	buf := make([]byte, footerLen)
 	if err := readFull(r, buf, footerOff); err != nil {
-		return nil, corruptf(c.name, footerOff, "footer", "%v", err)
+		return nil, readErr(c.name, footerOff, "footer", err)
 	}
 	if err := decodeFooter(buf, &f.meta); err != nil {
 		return nil, corruptf(c.name, footerOff, "footer", "%v", err)
