@@ -84,6 +84,9 @@ type Writer struct {
 	Dir string
 	// TimeMillis is the commit time written into every snapshot and schema.
 	TimeMillis int64
+	// DataDir is the folder of the bucket-N/ data folders (empty: Dir). A
+	// branch (Dir = <table>/branch/branch-<name>) shares the table's.
+	DataDir string
 
 	snapshot  int64
 	files     int // manifest-like files written, for names
@@ -108,9 +111,13 @@ func (w *Writer) WriteSchema(p *schema.PaimonSchema) error {
 }
 
 // DataFilePath returns the path of a data file of an unpartitioned table:
-// Dir/bucket-<bucket>/<name>. The folder is created.
+// DataDir (or Dir)/bucket-<bucket>/<name>. The folder is created.
 func (w *Writer) DataFilePath(bucket int, name string) (string, error) {
-	dir := filepath.Join(w.Dir, "bucket-"+strconv.Itoa(bucket))
+	root := w.DataDir
+	if root == "" {
+		root = w.Dir
+	}
+	dir := filepath.Join(root, "bucket-"+strconv.Itoa(bucket))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
