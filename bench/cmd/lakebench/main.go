@@ -31,7 +31,10 @@
 //	                        Iceberg table (3 schema versions), W workers
 //	table/paimon/<W>        the same for the generated Paimon table
 //
-// ns/row, MB/s and the ratios use each variant's best time. MB/s credits
+// ns/row, MB/s and the ratios use each variant's best time; "CPU ms" is the
+// least process CPU time (user + system, all threads, GC included) of one
+// run, a figure that other load on the machine disturbs less than
+// wall-clock time. MB/s credits
 // every read of a file with the same bytes: the size of the Arrow buffers of
 // lakecat/plain's output (values, offsets, validity bitmaps).
 //
@@ -42,7 +45,9 @@
 // LAKEBENCH_SLOW=evolved (or =plain) allocates 128 bytes per row in the
 // benchmark's own loop over that variant's batches, a deliberately slowed
 // build that shows the gate failing. LAKEBENCH_ALLOC=pool gives the lakecat
-// readers a recycling allocator (an experiment; see alloc.go).
+// readers a recycling allocator, and LAKEBENCH_ALLOC=pool-variant adds the
+// extra variant x/lakecat/plain+pool beside lakecat/plain (experiments; see
+// alloc.go).
 package main
 
 import (
@@ -58,6 +63,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -73,6 +79,8 @@ type config struct {
 	workers   int
 	slow      string
 	tableRows int
+	// poolVariant adds the experimental variant x/lakecat/plain+pool.
+	poolVariant bool
 }
 
 func main() {
@@ -100,8 +108,11 @@ func main() {
 		cfg.parts = 2 * cfg.workers
 	}
 	cfg.tableRows = cfg.rows
-	if os.Getenv("LAKEBENCH_ALLOC") == "pool" {
+	switch os.Getenv("LAKEBENCH_ALLOC") {
+	case "pool":
 		alloc = &poolAllocator{} // experiment: see alloc.go
+	case "pool-variant":
+		cfg.poolVariant = true // adds x/lakecat/plain+pool beside lakecat/plain
 	}
 	for _, c := range strings.Split(*codecs, ",") {
 		c = strings.TrimSpace(c)
@@ -148,6 +159,17 @@ type variant struct {
 	bytes int64 // decoded bytes credited for MB/s
 	fn    func(ctx context.Context) (int64, error)
 	times []time.Duration
+	cpu   []time.Duration // process CPU time (user + system) of each run
+}
+
+// cpuTime returns the CPU time the process has used so far (user + system,
+// every thread, the garbage collector's included).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // result is one row of the output table (and of -json).
@@ -159,6 +181,7 @@ type result struct {
 	Runs       int     `json:"runs"`
 	BestMs     float64 `json:"best_ms"`
 	MedianMs   float64 `json:"median_ms"`
+	CPUMs      float64 `json:"cpu_ms"`
 	NsPerRow   float64 `json:"ns_per_row"`
 	MBPerS     float64 `json:"mb_per_s"`
 	RatioPlain float64 `json:"ratio_to_plain"`
@@ -205,12 +228,14 @@ func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 	for r := 0; r < cfg.runs; r++ {
 		for _, v := range vs {
 			runtime.GC()
+			c0 := cpuTime()
 			t0 := time.Now()
 			if _, err := v.fn(ctx); err != nil {
 				fmt.Fprintf(os.Stderr, "lakebench: %s (%s): %v\n", v.name, v.codec, err)
 				return 2
 			}
 			v.times = append(v.times, time.Since(t0))
+			v.cpu = append(v.cpu, cpuTime()-c0)
 		}
 	}
 	res := summarize(vs)
@@ -271,7 +296,7 @@ func summarize(vs []*variant) []result {
 	for _, v := range vs {
 		m := best(v.times)
 		r := result{Variant: v.name, Codec: v.codec, Rows: v.rows, Bytes: v.bytes, Runs: len(v.times),
-			BestMs: ms(m), MedianMs: ms(median(v.times)),
+			BestMs: ms(m), MedianMs: ms(median(v.times)), CPUMs: ms(best(v.cpu)),
 			NsPerRow: float64(m.Nanoseconds()) / float64(v.rows),
 			MBPerS:   float64(v.bytes) / 1e6 / m.Seconds()}
 		if p, ok := med[v.codec+" lakecat/plain"]; ok {
@@ -299,8 +324,8 @@ func summarize(vs []*variant) []result {
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
 func printTable(w *os.File, res []result) {
-	fmt.Fprintln(w, "| variant | codec | rows | ms best | ms median | ns/row | MB/s | × lakecat/plain | vs peer |")
-	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|---|")
+	fmt.Fprintln(w, "| variant | codec | rows | ms best | ms median | CPU ms | ns/row | MB/s | × lakecat/plain | vs peer |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|")
 	for _, r := range res {
 		ratio := "—"
 		if r.RatioPlain > 0 {
@@ -313,8 +338,8 @@ func printTable(w *os.File, res []result) {
 		case r.Peer != "":
 			peer = fmt.Sprintf("%.2f× faster than %s", r.RatioPeer, r.Peer)
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %.1f | %.1f | %.1f | %.0f | %s | %s |\n",
-			r.Variant, r.Codec, r.Rows, r.BestMs, r.MedianMs, r.NsPerRow, r.MBPerS, ratio, peer)
+		fmt.Fprintf(w, "| %s | %s | %d | %.1f | %.1f | %.1f | %.1f | %.0f | %s | %s |\n",
+			r.Variant, r.Codec, r.Rows, r.BestMs, r.MedianMs, r.CPUMs, r.NsPerRow, r.MBPerS, ratio, peer)
 	}
 }
 

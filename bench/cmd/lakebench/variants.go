@@ -114,8 +114,12 @@ func arrowBytes(rr array.RecordReader, keep bool) (int64, [][]byte, error) {
 }
 
 func openLakecat(ctx context.Context, data []byte, read *schema.Schema) (array.RecordReader, error) {
+	return openLakecatWith(ctx, data, read, alloc)
+}
+
+func openLakecatWith(ctx context.Context, data []byte, read *schema.Schema, mem memory.Allocator) (array.RecordReader, error) {
 	return reader.Open(ctx, bytes.NewReader(data), int64(len(data)), reader.Options{
-		ReadSchema: read, Rules: project.IcebergV2, BatchRows: batchRows, Allocator: alloc})
+		ReadSchema: read, Rules: project.IcebergV2, BatchRows: batchRows, Allocator: mem})
 }
 
 func openPqarrow(ctx context.Context, data []byte, parallel bool) (pqarrow.RecordReader, error) {
@@ -188,6 +192,16 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 			}
 			return drain(rr, slowPlain)
 		})
+		if cfg.poolVariant {
+			pool := &poolAllocator{}
+			add("x/lakecat/plain+pool", func(ctx context.Context) (int64, error) {
+				rr, err := openLakecatWith(ctx, pqData, nil, pool)
+				if err != nil {
+					return 0, err
+				}
+				return drain(rr, false)
+			})
+		}
 		add("lakecat/evolved", func(ctx context.Context) (int64, error) {
 			rr, err := openLakecat(ctx, pqData, evolved)
 			if err != nil {
