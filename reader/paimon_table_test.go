@@ -276,6 +276,14 @@ func TestPaimonCppAppendTables(t *testing.T) {
 			{"dt":"20240726","name":"cherry","amount":3}
 			{"dt":"20240726","name":"pear","amount":6}
 		`},
+		// --snapshot-id 1: README snapshot-1, the first five rows (Paimon 0.9 Parquet, no field ids).
+		{"parquet/append_09", reader.TableOptions{SnapshotID: ptr(int64(1))}, `
+			{"f0":"Alice","f1":10,"f2":1,"f3":11.1}
+			{"f0":"Bob","f1":10,"f2":0,"f3":12.1}
+			{"f0":"Emily","f1":10,"f2":0,"f3":13.1}
+			{"f0":"Lucy","f1":20,"f2":1,"f3":14.1}
+			{"f0":"Tony","f1":10,"f2":0,"f3":14.1}
+		`},
 		// README steps: main partition 1 (110; 120, 1200) and, through the fallback branch test, partition 2.
 		{"parquet/append_table_with_append_pt_branch", reader.TableOptions{}, `
 			{"pt":1,"value":110,"value2":null}
@@ -296,6 +304,9 @@ func TestPaimonCppAppendTables(t *testing.T) {
 		}
 		if tc.opts.SchemaID != nil {
 			name += "#schema0"
+		}
+		if tc.opts.SnapshotID != nil {
+			name += "#snapshot1"
 		}
 		if tc.opts.TimeZone != nil {
 			name += "@" + tc.opts.TimeZone.String()
