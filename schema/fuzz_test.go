@@ -196,6 +196,7 @@ func FuzzParsePaimonType(f *testing.F) {
 func FuzzParseNameMapping(f *testing.F) {
 	f.Add([]byte(`[{"field-id":1,"names":["id","record_id"]},{"field-id":3,"names":["location"],"fields":[{"field-id":4,"names":["lat"]}]},{"names":["legacy_col"]},{"field-id":6,"names":[]}]`))
 	f.Add([]byte(`[{"field-id":1,"names":["properties"],"fields":[{"field-id":8,"names":["key"]},{"field-id":9,"names":["value"]}]}]`))
+	addRealNameMappings(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseNameMapping(data)
 		if err != nil {

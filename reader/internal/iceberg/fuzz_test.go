@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/hamba/avro/v2/ocf"
+
+	"github.com/lakecat/lakecat/internal/testutil"
 )
 
 // A small format-v2 manifest schema written by hand (a subset of the spec's
@@ -106,6 +108,9 @@ func TestDecodeSynthetic(t *testing.T) {
 func FuzzDecodeManifest(f *testing.F) {
 	f.Add(synthManifest(f))
 	f.Add(synthList(f))
+	for _, b := range testutil.RealSeeds(64<<10, "*-m[0-9]*.avro", "*-m[0-9].avro") {
+		f.Add(b) // real manifests, read in place
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, _, err := DecodeManifest(bytes.NewReader(data), []int{1000, 1001}); err != nil && !errors.Is(err, ErrCorruptManifest) {
 			t.Fatalf("error %v does not match ErrCorruptManifest", err)
@@ -117,6 +122,9 @@ func FuzzDecodeManifest(f *testing.F) {
 func FuzzDecodeManifestList(f *testing.F) {
 	f.Add(synthList(f))
 	f.Add(synthManifest(f))
+	for _, b := range testutil.RealSeeds(64<<10, "snap-*.avro") {
+		f.Add(b) // real manifest lists, read in place
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, err := DecodeManifestList(bytes.NewReader(data)); err != nil && !errors.Is(err, ErrCorruptManifest) {
 			t.Fatalf("error %v does not match ErrCorruptManifest", err)
