@@ -13,6 +13,10 @@
 // default Azure credential. Driver options may also be given as URL query
 // parameters on the table location ("s3://bucket/t?region=eu-west-1"): they
 // apply to every path of that bucket.
+//
+// The s3, gs and azblob drivers are linked by default; build with the tags
+// lakecat_nos3, lakecat_nogcs or lakecat_noazure to leave one out (the GCS
+// and Azure SDKs are most of the size they add to a binary).
 package blobfs
 
 import (
@@ -26,10 +30,7 @@ import (
 	"sync"
 
 	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/azureblob" // azblob://
-	_ "gocloud.dev/blob/fileblob"  // file:// (used for file URLs with query parameters)
-	_ "gocloud.dev/blob/gcsblob"   // gs://
-	_ "gocloud.dev/blob/s3blob"    // s3://
+	_ "gocloud.dev/blob/fileblob" // file:// (used for file URLs with query parameters)
 	"gocloud.dev/gcerrors"
 
 	"github.com/lakecat/lakecat/reader/internal/storage"
