@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // FS is the small file system interface the commit functions use. Names
@@ -110,8 +111,32 @@ func publish(fsys FS, final string, data []byte) error {
 		// The new file is in place; a stray temporary file is harmless.
 		_ = rerr
 	}
-	if errors.Is(err, fs.ErrExist) {
+	// ErrNotExist: a concurrent committer that won cleaned our temporary
+	// file away (removeTemps); we lost the race as surely as with ErrExist.
+	if errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrNotExist) {
 		return &ConflictError{File: final}
 	}
+	if err == nil {
+		removeTemps(fsys, filepath.Dir(final))
+	}
 	return err
+}
+
+// removeTemps removes the temporary files ([OSFS.WriteTemp]'s
+// ".lakecat-*.tmp") left in dir by commits that were killed between
+// writing and linking them; readers ignore them (they are not
+// metadata or schema file names), and the next successful commit removes
+// them. A concurrent committer whose temporary file goes this way gets
+// fs.ErrNotExist from its link and retries as after a lost race. Errors
+// are ignored: the commit is already in place.
+func removeTemps(fsys FS, dir string) {
+	names, err := fsys.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, ".lakecat-") && strings.HasSuffix(n, ".tmp") {
+			_ = fsys.Remove(filepath.Join(dir, n))
+		}
+	}
 }
