@@ -4,12 +4,18 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	pqparquet "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/lakecat/lakecat/internal/testutil"
@@ -198,5 +204,65 @@ func TestHudiIntToLongAcrossFileGroups(t *testing.T) {
 	}
 	if typ := tbl.ReadSchema.Fields[0].Type.String(); typ != "long" {
 		t.Errorf("read type %s, want long", typ)
+	}
+}
+
+// writeArrowParquet writes rows (JSON) of schema sc as a Parquet file
+// without field ids (pqarrow; decimals as fixed_len_byte_array of the
+// precision's minimal width).
+func writeArrowParquet(t *testing.T, path string, sc *arrow.Schema, rows string) {
+	t.Helper()
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pqarrow.NewFileWriter(sc, f, pqparquet.NewWriterProperties(), pqarrow.NewArrowWriterProperties())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Case A7 (apache/hudi#6209) as a table: amount decimal(10,2), stored as
+// fixed_len_byte_array(5), becomes decimal(20,4) (fixed_len_byte_array(9)).
+// Hudi lets the scale grow while the integer digits are kept: the old file's
+// 111.11 reads 111.1100 next to the new file's 222.2222.
+func TestHudiDecimalWidening(t *testing.T) {
+	avro := func(p, s, size int) string {
+		return fmt.Sprintf(`{"type":"record","name":"t_record","fields":[{"name":"amount","type":{"type":"fixed","name":"fixed","size":%d,"logicalType":"decimal","precision":%d,"scale":%d}}]}`, size, p, s)
+	}
+	dir := writeHudiTable(t, map[string]string{
+		"20240101000000001": avro(10, 2, 5),
+		"20240101000000002": avro(20, 4, 9),
+	}, "", func(dir string) {
+		for _, f := range []struct {
+			name  string
+			p, s  int32
+			value string
+		}{{"g1_0-1-1_20240101000000001.parquet", 10, 2, `"111.11"`}, {"g2_0-1-1_20240101000000002.parquet", 20, 4, `"222.2222"`}} {
+			sc := arrow.NewSchema([]arrow.Field{{Name: "amount", Type: &arrow.Decimal128Type{Precision: f.p, Scale: f.s}}}, nil)
+			writeArrowParquet(t, filepath.Join(dir, f.name), sc, `[{"amount":`+f.value+`}]`)
+		}
+	})
+	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if typ := tbl.ReadSchema.Fields[0].Type.String(); typ != "decimal(20, 4)" {
+		t.Errorf("read type %s", typ)
+	}
+	got := scanTableRows(t, dir, reader.TableOptions{})
+	if want := `{"amount":"111.1100"}` + "\n" + `{"amount":"222.2222"}`; strings.Join(got, "\n") != want {
+		t.Errorf("rows:\n%s", strings.Join(got, "\n"))
 	}
 }
