@@ -171,7 +171,9 @@ func drainRows(b *testing.B, rr interface {
 // table through its manifests (every file aligned by id to schema-2, old
 // files with a rename, a widening and missing columns); "plain" reads the
 // same rows from 100 plain Parquet files already in schema-2's layout, with
-// one read schema and nothing to resolve. Both run in the same process and
+// one read schema and nothing to resolve; "files" reads the table's own data
+// files with their writer schemas but without snapshot and manifests. All
+// run in the same process and
 // report rows/s (wall) and cpu-ns/row (process CPU time, steadier on a shared
 // machine); bytes are the table's data file bytes.
 func BenchmarkPaimonPerFileResolution(b *testing.B) {
@@ -200,6 +202,31 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 		b.ReportMetric(float64(benchCPUNanos()-cpu0)/float64(int64(b.N)*total), "cpu-ns/row")
 	})
+	// "files": the table's own data files, each with its writer schema
+	// (what Table.Scan runs), without reading snapshot and manifests.
+	schemas := benchPaimonSchemas()
+	b.Run("files", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(tableBytes)
+		cpu0 := benchCPUNanos()
+		for b.Loop() {
+			tasks := make([]reader.FileTask, benchFiles)
+			for i := range tasks {
+				sid := min(i/(benchFiles/3), 2)
+				tasks[i] = benchTask(filepath.Join(table, "bucket-0", fmt.Sprintf("data-%03d.parquet", i)),
+					reader.Options{ReadSchema: read, WriterSchema: schemas[sid].Schema(), Rules: project.Paimon})
+			}
+			rr, err := reader.ScanFiles(ctx, tasks, reader.ScanOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if n := drainRows(b, rr, func() int64 { return rr.RecordBatch().NumRows() }); n != total {
+				b.Fatalf("%d rows", n)
+			}
+		}
+		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		b.ReportMetric(float64(benchCPUNanos()-cpu0)/float64(int64(b.N)*total), "cpu-ns/row")
+	})
 	b.Run("plain", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(tableBytes)
@@ -207,19 +234,7 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 		for b.Loop() {
 			tasks := make([]reader.FileTask, len(plain))
 			for i, p := range plain {
-				p := p
-				tasks[i] = reader.FileTask{Name: p, Open: func(ctx context.Context) (r io.ReaderAt, size int64, close func() error, err error) {
-					f, err := os.Open(p)
-					if err != nil {
-						return nil, 0, nil, err
-					}
-					st, err := f.Stat()
-					if err != nil {
-						f.Close()
-						return nil, 0, nil, err
-					}
-					return f, st.Size(), f.Close, nil
-				}, Options: reader.Options{ReadSchema: read, Rules: project.Paimon}}
+				tasks[i] = benchTask(p, reader.Options{ReadSchema: read, Rules: project.Paimon})
 			}
 			rr, err := reader.ScanFiles(ctx, tasks, reader.ScanOptions{})
 			if err != nil {
@@ -243,4 +258,20 @@ func benchCPUNanos() int64 {
 		return 0
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// benchTask returns a scan task for the local file p.
+func benchTask(p string, opts reader.Options) reader.FileTask {
+	return reader.FileTask{Name: p, Options: opts, Open: func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, 0, nil, err
+		}
+		return f, st.Size(), f.Close, nil
+	}}
 }
