@@ -2,6 +2,7 @@ package iceberg
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -12,7 +13,8 @@ const defaultManifestWorkers = 8
 
 // forEach runs fn(ctx, i) for i in [0, n) on up to workers goroutines. It
 // stops handing out work after the first failure (cancelling ctx for the
-// calls in flight) and returns the error of the lowest index that failed, or
+// calls in flight) and returns the error of the lowest index that failed
+// for a reason of its own (not the cancellation another failure caused), or
 // ctx's error when ctx ends first. Every goroutine has returned when forEach
 // does.
 func forEach(ctx context.Context, n, workers int, fn func(context.Context, int) error) error {
@@ -20,6 +22,7 @@ func forEach(ctx context.Context, n, workers int, fn func(context.Context, int) 
 		return ctx.Err()
 	}
 	workers = max(1, min(workers, n))
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, n)
@@ -47,6 +50,15 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	// A call that failed only because another one's failure canceled ctx
+	// is not the cause: skip those (unless the caller's ctx ended).
+	if parent.Err() == nil {
+		for _, err := range errs {
+			if err != nil && !errors.Is(err, context.Canceled) {
+				return err
+			}
+		}
+	}
 	for _, err := range errs {
 		if err != nil {
 			return err
