@@ -143,3 +143,25 @@ func TestCatHudiIgnoreLogs(t *testing.T) {
 		t.Errorf("cat --ignore-logs: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
+
+// TestCatPaimonTimeZone: --time-zone is the session zone of Paimon's
+// timestamp casts; paimon-cpp's append_with_cast_timestamp under
+// Asia/Shanghai gives the values its C++ test asserts (TIMESTAMP(0) → INT
+// -28799…, TIMESTAMP_LTZ(6) → STRING "1970-01-01 08:00:00.000002"…); UTC is
+// the default.
+func TestCatPaimonTimeZone(t *testing.T) {
+	tbl := paimonCppTable(t, "orc/append_with_cast_timestamp")
+	args := []string{"cat", tbl, "--format", "csv", "--workers", "1", "--columns", "ts_sec,ts_tz_micro"}
+	out, errOut, code := runCLI(t, append(args, "--time-zone", "Asia/Shanghai")...)
+	if code != exitOK || errOut != "" || out != "ts_sec,ts_tz_micro\n-28799,1970-01-01 08:00:00.000002\n-28797,1970-01-01 08:00:00.000004\n-28795,1970-01-01 08:00:00.000006\n" {
+		t.Errorf("--time-zone Asia/Shanghai: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, args...)
+	if code != exitOK || errOut != "" || out != "ts_sec,ts_tz_micro\n1,1970-01-01 00:00:00.000002\n3,1970-01-01 00:00:00.000004\n5,1970-01-01 00:00:00.000006\n" {
+		t.Errorf("UTC: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	_, errOut, code = runCLI(t, append(args, "--time-zone", "Mars/Olympus")...)
+	if code != exitUsage || !strings.Contains(errOut, `--time-zone "Mars/Olympus"`) {
+		t.Errorf("bad zone: code %d, stderr %q", code, errOut)
+	}
+}

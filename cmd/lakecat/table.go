@@ -29,6 +29,7 @@ type tableFlags struct {
 	Workers       int
 	Memory        string
 	NoRebase      bool
+	TimeZone      string
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
@@ -42,6 +43,7 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only")
 	fl.IntVar(&t.Workers, "workers", 0, "files decoded at once (default: GOMAXPROCS)")
 	fl.StringVar(&t.Memory, "memory", "", "bound on decoded bytes waiting to be printed, e.g. 256MiB")
+	fl.StringVar(&t.TimeZone, "time-zone", "", "Paimon: session time zone of casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE, and from either to INT, DATE or STRING (IANA name, e.g. Asia/Shanghai; default UTC)")
 	fl.BoolVar(&t.NoRebase, "no-rebase", false, "Iceberg: do not re-root stored paths under the table location at the opened folder (only --path-map rewrites them)")
 }
 
@@ -70,6 +72,13 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		if i := strings.IndexByte(r, '='); i <= 0 {
 			return o, usageError{fmt.Errorf("--path-map %q: want OLD=NEW", r)}
 		}
+	}
+	if t.TimeZone != "" {
+		loc, err := time.LoadLocation(t.TimeZone)
+		if err != nil {
+			return o, usageError{fmt.Errorf("--time-zone %q: %v", t.TimeZone, err)}
+		}
+		o.TimeZone = loc
 	}
 	if t.SnapshotID != "" {
 		id, err := strconv.ParseInt(t.SnapshotID, 10, 64)
