@@ -130,6 +130,9 @@ func plan(dec decoder, opts Options) (*project.Plan, *schema.Schema, error) {
 		if resolved, err = ResolveFileSchema(file, opts.WriterSchema, opts.NameMapping); err != nil {
 			return nil, nil, err
 		}
+		if _, pq := dec.(parquetDecoder); pq && opts.WriterSchema != nil && opts.Rules.String() == project.Paimon.String() {
+			alignInstants(resolved.Fields, opts.WriterSchema)
+		}
 		if read == nil {
 			read = selfDescribed(resolved)
 		}

@@ -26,9 +26,7 @@ func ResolveFileSchema(file, writer *schema.Schema, mapping schema.NameMapping) 
 			f.ID = schema.NoID
 			return true
 		})
-		resolved := schema.NameMappingFromSchema(writer).Apply(stripped)
-		alignInstants(resolved.Fields, writer)
-		return resolved, nil
+		return schema.NameMappingFromSchema(writer).Apply(stripped), nil
 	case file.HasIDs():
 		return file, nil
 	case mapping != nil:
@@ -68,8 +66,9 @@ func fileLabel(name string) string {
 // file's type says it is a wall clock: Parquet INT96, which Paimon writes for
 // TIMESTAMP(7..9) WITH LOCAL TIME ZONE, carries no UTC flag. Both kinds have
 // the same Arrow type, so the decoded values are unchanged (formats/parquet
-// accepts the instant kind for INT96); a cast in a session time zone then
-// treats them as the instants they are.
+// accepts the instant kind for a wall-clock column; the ORC decoder does
+// not, so the caller applies this to Paimon reads of Parquet files); a cast
+// in a session time zone then treats them as the instants they are.
 func alignInstants(fields []*schema.Field, writer *schema.Schema) {
 	schema.Walk(fields, func(_ []string, f *schema.Field) bool {
 		p, ok := f.Type.(schema.PrimitiveType)

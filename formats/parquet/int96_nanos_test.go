@@ -119,9 +119,9 @@ func TestInt96ToNanosRange(t *testing.T) {
 	}
 }
 
-// An INT96 column may be projected as the instant kind of its timestamp
-// (INT96 has no UTC flag; Paimon's TIMESTAMP WITH LOCAL TIME ZONE is one);
-// another change of kind is refused.
+// A wall-clock timestamp column may be projected as the instant kind of the
+// same unit (INT96 has no UTC flag; Paimon's TIMESTAMP WITH LOCAL TIME ZONE
+// is one); another change of kind is refused.
 func TestInt96ProjectedAsInstant(t *testing.T) {
 	dir := filepath.Join(realDir(t), "paimon-cpp", "test", "test_data", "parquet",
 		"append_with_multiple_ts_precision_and_timezone.db", "append_with_multiple_ts_precision_and_timezone", "bucket-0")
@@ -144,7 +144,9 @@ func TestInt96ProjectedAsInstant(t *testing.T) {
 	}{
 		{"ts_tz_nano", schema.PrimitiveType{K: schema.KindTimestampTzNs}, true},
 		{"ts_tz_nano", schema.PrimitiveType{K: schema.KindTimestampTz}, false},
-		{"ts_micro", schema.PrimitiveType{K: schema.KindTimestampTz}, false}, // INT64 micros, not INT96
+		{"ts_micro", schema.PrimitiveType{K: schema.KindTimestampTz}, true},
+		{"ts_micro", schema.PrimitiveType{K: schema.KindTimestampNs}, false},
+		{"ts_tz_micro", schema.PrimitiveType{K: schema.KindTimestamp}, false}, // an instant is not made a wall clock
 	} {
 		proj, err := schema.Select(f.Schema(), []string{tc.col}, false)
 		if err != nil {

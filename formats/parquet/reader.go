@@ -153,14 +153,12 @@ func firstLeaf(ln *lnode) *lnode {
 	return nil
 }
 
-// int96Instant reports whether t asks for an INT96 column as the instant
-// kind of the timestamp the file reports: INT96 carries no UTC flag, so a
-// caller that knows the column is an instant (a Paimon TIMESTAMP WITH LOCAL
-// TIME ZONE) may say so. The Arrow type, and so the output, is the same.
-func int96Instant(t schema.PrimitiveType, ln *lnode) bool {
-	if ln.conv == nil || (ln.conv.op != opInt96 && ln.conv.op != opInt96Nanos) {
-		return false
-	}
+// instantOfWall reports whether t asks for a wall-clock timestamp column
+// (timestamp, timestamp_ns) as the instant kind of the same unit. A caller
+// that knows better than the file may say so: INT96 carries no UTC flag, and
+// Paimon writes TIMESTAMP(7..9) WITH LOCAL TIME ZONE as INT96. Both kinds
+// have the same Arrow type, so the output is the same.
+func instantOfWall(t schema.PrimitiveType, ln *lnode) bool {
 	f := ln.field.Type.Kind()
 	return (f == schema.KindTimestamp && t.K == schema.KindTimestampTz) ||
 		(f == schema.KindTimestampNs && t.K == schema.KindTimestampTzNs)
@@ -176,7 +174,7 @@ func (br *BatchReader) selectNode(pf *schema.Field, ln *lnode, byCol map[int]*le
 		if ln.phys == nil {
 			return nil, fmt.Errorf("parquet: projected field %q is primitive, the file's is not", pf.Name)
 		}
-		if !schema.Equal(t, ln.field.Type) && !int96Instant(t, ln) {
+		if !schema.Equal(t, ln.field.Type) && !instantOfWall(t, ln) {
 			return nil, fmt.Errorf("parquet: projected field %q has type %s, the file's is %s", pf.Name, t, ln.field.Type)
 		}
 		lr, err := br.leafFor(ln, byCol)
