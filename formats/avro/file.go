@@ -39,6 +39,7 @@ type File struct {
 	nodes   []*node
 	meta    map[string][]byte
 	numRows int64 // -1 until counted
+	recMin  int   // fewest bytes one record takes
 }
 
 // Open reads the container header of the file r of size bytes: the magic,
@@ -92,6 +93,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.name, err)
 	}
+	f.recMin = max(minBytes(as, 0), 1)
 	return f, nil
 }
 
@@ -211,58 +213,73 @@ func (f *File) readBlock(off int64, rawBuf *[]byte, dst []byte, zd **zstd.Decode
 	}
 	data := raw[:size]
 	next := off + int64(hdr) + size + 16
+	out, err := f.decompress(off, data, dst, zd)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	// Every record takes at least recMin bytes (1 for a record that could
+	// take none, which Iceberg never writes): a count the bytes cannot
+	// hold is corrupt, and a decoder never loops over empty records.
+	if cnt > int64(len(out))/int64(f.recMin) {
+		return nil, 0, 0, corruptf(f.name, off, "block", "%d records cannot fit in %d bytes", cnt, len(out))
+	}
+	return out, cnt, next, nil
+}
+
+// decompress returns the decompressed bytes of the block at off.
+func (f *File) decompress(off int64, data, dst []byte, zd **zstd.Decoder) ([]byte, error) {
 	switch f.codec {
 	case "", "null":
-		return data, cnt, next, nil
+		return data, nil
 	case "deflate":
 		out, err := readCapped(flate.NewReader(bytes.NewReader(data)), dst)
 		if err != nil {
-			return nil, 0, 0, corruptf(f.name, off, "block", "deflate: %v", err)
+			return nil, corruptf(f.name, off, "block", "deflate: %v", err)
 		}
-		return out, cnt, next, nil
+		return out, nil
 	case "bzip2":
 		out, err := readCapped(bzip2.NewReader(bytes.NewReader(data)), dst)
 		if err != nil {
-			return nil, 0, 0, corruptf(f.name, off, "block", "bzip2: %v", err)
+			return nil, corruptf(f.name, off, "block", "bzip2: %v", err)
 		}
-		return out, cnt, next, nil
+		return out, nil
 	case "snappy":
 		// Snappy block followed by the CRC-32 (big-endian) of the
 		// uncompressed bytes (Avro spec, "Required Codecs").
 		if len(data) < 4 {
-			return nil, 0, 0, corruptf(f.name, off, "block", "snappy block of %d bytes", len(data))
+			return nil, corruptf(f.name, off, "block", "snappy block of %d bytes", len(data))
 		}
 		body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
 		n, err := s2.DecodedLen(body)
 		if err != nil || n > maxBlockBytes {
-			return nil, 0, 0, corruptf(f.name, off, "block", "snappy: decoded length %d: %v", n, err)
+			return nil, corruptf(f.name, off, "block", "snappy: decoded length %d: %v", n, err)
 		}
 		out, err := s2.Decode(grow(dst, n), body)
 		if err != nil {
-			return nil, 0, 0, corruptf(f.name, off, "block", "snappy: %v", err)
+			return nil, corruptf(f.name, off, "block", "snappy: %v", err)
 		}
 		if crc32.ChecksumIEEE(out) != sum {
-			return nil, 0, 0, corruptf(f.name, off, "block", "snappy: CRC-32 mismatch")
+			return nil, corruptf(f.name, off, "block", "snappy: CRC-32 mismatch")
 		}
-		return out, cnt, next, nil
+		return out, nil
 	case "zstandard":
 		if *zd == nil {
 			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxBlockBytes))
 			if err != nil {
-				return nil, 0, 0, err
+				return nil, err
 			}
 			*zd = d
 		}
 		out, err := (*zd).DecodeAll(data, dst[:0])
 		if err != nil {
-			return nil, 0, 0, corruptf(f.name, off, "block", "zstandard: %v", err)
+			return nil, corruptf(f.name, off, "block", "zstandard: %v", err)
 		}
 		if len(out) > maxBlockBytes {
-			return nil, 0, 0, corruptf(f.name, off, "block", "zstandard: over the %d-byte cap", maxBlockBytes)
+			return nil, corruptf(f.name, off, "block", "zstandard: over the %d-byte cap", maxBlockBytes)
 		}
-		return out, cnt, next, nil
+		return out, nil
 	}
-	return nil, 0, 0, unsupportedf("codec %q", f.codec)
+	return nil, unsupportedf("codec %q", f.codec)
 }
 
 func grow(b []byte, n int) []byte {

@@ -291,3 +291,43 @@ func pick(c bool, a, b schema.PrimitiveType) schema.PrimitiveType {
 	}
 	return b
 }
+
+// minBytes is the fewest bytes a value of s takes in Avro's binary
+// encoding (Avro spec, "Binary Encoding"): null 0, boolean 1, a varint 1,
+// float 4, double 8, bytes/string 1 (the length), fixed its size, union 1
+// plus its smallest branch, array/map 1 (an empty block list), record the
+// sum of its fields. depth bounds recursive named types.
+func minBytes(s avro.Schema, depth int) int {
+	if depth > maxDepth {
+		return 0
+	}
+	switch t := deref(s).(type) {
+	case *avro.PrimitiveSchema:
+		switch t.Type() {
+		case avro.Null:
+			return 0
+		case avro.Float:
+			return 4
+		case avro.Double:
+			return 8
+		}
+		return 1
+	case *avro.FixedSchema:
+		return t.Size()
+	case *avro.UnionSchema:
+		least := -1
+		for _, b := range t.Types() {
+			if n := minBytes(b, depth+1); least < 0 || n < least {
+				least = n
+			}
+		}
+		return 1 + max(least, 0)
+	case *avro.RecordSchema:
+		n := 0
+		for _, f := range t.Fields() {
+			n += minBytes(f.Type(), depth+1)
+		}
+		return n
+	}
+	return 1 // enum, array, map
+}
