@@ -19,7 +19,7 @@ type tail struct {
 // readTail reads and decodes the postscript, footer and metadata (spec
 // section "File Tail"): the last byte of the file is the postscript length;
 // the postscript gives the footer and metadata lengths and the compression.
-func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
+func readTail(r io.ReaderAt, size int64, name string, lim Limits) (*tail, error) {
 	cerr := func(off int64, section string, err error) error {
 		return &CorruptError{File: name, Offset: off, Section: section, Err: err}
 	}
@@ -64,7 +64,7 @@ func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
 	if err != nil {
 		return nil, withFile(err, name)
 	}
-	if ps.footerLength > maxFooterLen || ps.metadataLength > maxFooterLen {
+	if ps.footerLength > uint64(lim.FooterBytes) || ps.metadataLength > uint64(lim.FooterBytes) {
 		return nil, cerr(psOff, "postscript", fmt.Errorf("%w: footer %d or metadata %d bytes", ErrTooLarge, ps.footerLength, ps.metadataLength))
 	}
 	fl, ml := int64(ps.footerLength), int64(ps.metadataLength)
@@ -81,7 +81,7 @@ func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
 		n = tailLen
 	}
 	at := func(off, l int64) []byte { s := off - (size - n); return buf[s : s+l] }
-	fb, err := t.dec.decompress(nil, at(footOff, fl), maxFooterLen)
+	fb, err := t.dec.decompress(nil, at(footOff, fl), int(lim.FooterBytes))
 	if err != nil {
 		return nil, cerr(footOff, "footer", err)
 	}
@@ -90,7 +90,7 @@ func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
 		return nil, cerr(footOff, "footer", err)
 	}
 	if ml > 0 {
-		mb, err := t.dec.decompress(nil, at(metaOff, ml), maxFooterLen)
+		mb, err := t.dec.decompress(nil, at(metaOff, ml), int(lim.FooterBytes))
 		if err != nil {
 			return nil, cerr(metaOff, "metadata", err)
 		}
@@ -101,11 +101,12 @@ func readTail(r io.ReaderAt, size int64, name string) (*tail, error) {
 	if t.footer.encrypted {
 		return nil, withFile(fmt.Errorf("%w: column encryption", ErrUnsupported), name)
 	}
+	footLim := lim.FooterBytes
 	for i, s := range t.footer.stripes {
 		lim := uint64(metaOff)
 		end := s.offset + s.indexLength + s.dataLength + s.footerLength
 		if s.offset > lim || s.indexLength > lim || s.dataLength > lim || s.footerLength > lim ||
-			end > lim || s.footerLength > maxFooterLen {
+			end > lim || s.footerLength > uint64(footLim) {
 			return nil, cerr(footOff, "footer", fmt.Errorf("stripe %d [%d,+%d+%d+%d) outside the file's %d data bytes",
 				i, s.offset, s.indexLength, s.dataLength, s.footerLength, metaOff))
 		}

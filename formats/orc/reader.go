@@ -20,7 +20,8 @@ import (
 type Option func(*options)
 
 type options struct {
-	name string
+	name   string
+	limits Limits
 }
 
 // WithFileName sets the file name used in error messages.
@@ -35,6 +36,8 @@ type File struct {
 	tail *tail
 	root *node
 	sch  *schema.Schema
+	// limits are the size limits, defaults filled in.
+	limits Limits
 }
 
 // Open reads the tail of an ORC file of size bytes (postscript, footer and
@@ -47,7 +50,8 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	for _, fn := range opts {
 		fn(&o)
 	}
-	t, err := readTail(r, size, o.name)
+	o.limits = o.limits.withDefaults()
+	t, err := readTail(r, size, o.name, o.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +62,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		}
 		return nil, &CorruptError{File: o.name, Offset: -1, Section: "footer types", Err: err}
 	}
-	return &File{r: r, size: size, name: o.name, tail: t, root: root, sch: sch}, nil
+	return &File{r: r, size: size, name: o.name, tail: t, root: root, sch: sch, limits: o.limits}, nil
 }
 
 // Schema returns the file schema: ids from the "iceberg.id" or "paimon.id"
@@ -292,7 +296,7 @@ func (r *BatchReader) loadStripe(i int) error {
 	if _, err := r.f.r.ReadAt(raw, int64(footOff)); err != nil && err != io.EOF {
 		return withFile(fmt.Errorf("orc: reading stripe %d footer: %w", i, err), r.f.name)
 	}
-	fb, err := r.f.tail.dec.decompress(nil, raw, maxFooterLen)
+	fb, err := r.f.tail.dec.decompress(nil, raw, int(r.f.limits.FooterBytes))
 	if err != nil {
 		return cerr(footOff, "footer", err)
 	}
@@ -340,7 +344,7 @@ func (r *BatchReader) loadStripe(i int) error {
 			return withFile(fmt.Errorf("orc: reading stripe %d: %w", i, err), r.f.name)
 		}
 		key := streamKey(int(s.column), s.kind)
-		b, err := r.f.tail.dec.decompress(r.bufs[key], raw, maxStreamLen)
+		b, err := r.f.tail.dec.decompress(r.bufs[key], raw, int(r.f.limits.StreamBytes))
 		if err != nil {
 			return cerr(soff, fmt.Sprintf("column %d %s stream", s.column, streamName(s.kind)), err)
 		}

@@ -198,16 +198,16 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 		return nil, lr.corrupt("row group %d has no column chunk %d", lr.rg, lr.col)
 	}
 	meta := &md.RowGroups[lr.rg].Columns[lr.col].MetaData
-	if meta.TotalUncompressedSize > maxColumnChunkBytes {
+	if meta.TotalUncompressedSize > lr.f.limits.ColumnChunkBytes {
 		return nil, unsupportedf("%s: column %s: row group %d holds %d uncompressed bytes (cap %d)",
-			displayName(lr.f.name), lr.ln.phys.path, lr.rg, meta.TotalUncompressedSize, int64(maxColumnChunkBytes))
+			displayName(lr.f.name), lr.ln.phys.path, lr.rg, meta.TotalUncompressedSize, lr.f.limits.ColumnChunkBytes)
 	}
 	start := meta.DataPageOffset
 	if meta.DictionaryPageOffset != 0 {
 		start = meta.DictionaryPageOffset
 	}
 	size := meta.TotalCompressedSize
-	if start < 4 || size < 0 || size > maxColumnChunkBytes || start > lr.f.size-8 || size > lr.f.size-8-start {
+	if start < 4 || size < 0 || size > lr.f.limits.ColumnChunkBytes || start > lr.f.size-8 || size > lr.f.size-8-start {
 		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "column chunk " + lr.ln.phys.path,
 			Err: fmt.Errorf("chunk of %d bytes at offset %d does not fit in a file of %d bytes", size, start, lr.f.size)}
 	}
@@ -239,9 +239,9 @@ func (lr *leafReader) checkPageHeaders(start, size int64, codec format.Compressi
 			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
 				Err: fmt.Errorf("page claims %d compressed bytes, %d remain in the chunk", h.CompressedPageSize, size-off)}
 		}
-		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxColumnChunkBytes {
+		if h.UncompressedPageSize < 0 || int64(h.UncompressedPageSize) > lr.f.limits.ColumnChunkBytes {
 			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
-				Err: fmt.Errorf("page claims %d uncompressed bytes", h.UncompressedPageSize)}
+				Err: fmt.Errorf("page claims %d uncompressed bytes (limit %d)", h.UncompressedPageSize, lr.f.limits.ColumnChunkBytes)}
 		}
 		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
 			return readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)

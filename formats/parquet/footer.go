@@ -58,6 +58,8 @@ type fileMetaData struct {
 type Option func(*config)
 
 type config struct {
+	// limits caps sizes from the file ([WithLimits]).
+	limits     Limits
 	name       string
 	int96Nanos bool
 }
@@ -87,6 +89,8 @@ type File struct {
 	numRows int64
 	// int96Nanos: INT96 is timestamp_ns ([WithInt96Nanos]).
 	int96Nanos bool
+	// limits are the size limits, defaults filled in.
+	limits Limits
 
 	pqOnce sync.Once
 	pqFile *pq.File
@@ -105,7 +109,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		o(&c)
 	}
 	r = markReader{r}
-	f := &File{r: r, size: size, name: c.name, int96Nanos: c.int96Nanos}
+	f := &File{r: r, size: size, name: c.name, int96Nanos: c.int96Nanos, limits: c.limits.withDefaults()}
 	if size < 12 {
 		return nil, corruptf(c.name, 0, "file", "%d bytes is too short for a Parquet file (at least 12)", size)
 	}
@@ -124,8 +128,11 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		return nil, corruptf(c.name, 0, "magic", "not a Parquet file (magic %q…%q, want %q)", head[:], tail[4:], magic)
 	}
 	footerLen := int64(binary.LittleEndian.Uint32(tail[:4]))
-	if footerLen > size-12 || footerLen > maxFooterBytes {
+	if footerLen > size-12 {
 		return nil, corruptf(c.name, size-8, "footer", "footer length %d does not fit in a file of %d bytes", footerLen, size)
+	}
+	if footerLen > f.limits.FooterBytes {
+		return nil, corruptf(c.name, size-8, "footer", "footer length %d above the limit of %d bytes", footerLen, f.limits.FooterBytes)
 	}
 	footerOff := size - 8 - footerLen
 	buf := make([]byte, footerLen)
