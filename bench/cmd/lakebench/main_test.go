@@ -289,20 +289,20 @@ func TestGate(t *testing.T) {
 	}
 	mk := func(plain, evolved, pqs []time.Duration) []*variant {
 		return []*variant{
-			{name: "lakecat/plain", codec: "snappy", times: plain},
-			{name: "lakecat/evolved", codec: "snappy", times: evolved},
-			{name: "pqarrow/serial", codec: "snappy", times: pqs},
+			{name: "lakecat/plain", codec: "snappy", cpu: plain},
+			{name: "lakecat/evolved", codec: "snappy", cpu: evolved},
+			{name: "pqarrow/serial", codec: "snappy", cpu: pqs},
 		}
 	}
 	if r := checkGate(mk(ms(100, 101, 102), ms(104, 105, 103), ms(150, 160, 155)), []string{"snappy"}); r != "" {
 		t.Errorf("passing run: %q", r)
 	}
 	if r, want := checkGate(mk(ms(100, 101, 102), ms(120, 121, 125), ms(150, 160, 155)), []string{"snappy"}),
-		"snappy: lakecat/evolved takes 1.20× lakecat/plain (limit 1.10×)"; r != want {
+		"snappy: lakecat/evolved costs 1.20× the CPU time of lakecat/plain (limit 1.10×)"; r != want {
 		t.Errorf("slow evolved: %q, want %q", r, want)
 	}
 	if r, want := checkGate(mk(ms(100, 101, 102), ms(100, 101, 102), ms(90, 95, 99)), []string{"snappy"}),
-		"snappy: lakecat/plain takes 1.06× pqarrow/serial (must be faster)"; r != want {
+		"snappy: lakecat/plain costs 1.06× the CPU time of pqarrow/serial (must be less)"; r != want {
 		t.Errorf("slow plain: %q, want %q", r, want)
 	}
 }
