@@ -653,6 +653,8 @@ func skipper(n *node) skipFn {
 func skipType(s avro.Schema) skipFn {
 	s = deref(s)
 	switch t := s.(type) {
+	case *avro.NullSchema:
+		return func(*buf) error { return nil }
 	case *avro.PrimitiveSchema:
 		switch t.Type() {
 		case avro.Null:

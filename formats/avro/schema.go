@@ -131,6 +131,8 @@ func convertNode(s avro.Schema, name string, id int, path string, depth int) (*n
 	f := &schema.Field{ID: id, Name: name, Required: required}
 	n.field = f
 	switch t := s.(type) {
+	case *avro.NullSchema:
+		f.Type, f.Required = schema.Unknown, false // Iceberg v3 unknown
 	case *avro.PrimitiveSchema:
 		typ, c, err := primitiveType(t, path)
 		if err != nil {
@@ -302,6 +304,8 @@ func minBytes(s avro.Schema, depth int) int {
 		return 0
 	}
 	switch t := deref(s).(type) {
+	case *avro.NullSchema:
+		return 0
 	case *avro.PrimitiveSchema:
 		switch t.Type() {
 		case avro.Null:
