@@ -51,13 +51,15 @@ func (d avroDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (
 // parquetOptions returns the Parquet decoder options a read needs: Paimon
 // writes TIMESTAMP(7..9) as INT96, whose nanoseconds it keeps.
 func parquetOptions(opts Options) []parquet.Option {
+	po := []parquet.Option{opts.Limits.parquet()}
 	if opts.Rules.String() == project.Paimon.String() {
-		return []parquet.Option{parquet.WithInt96Nanos()}
+		po = append(po, parquet.WithInt96Nanos())
 	}
-	return nil
+	return po
 }
 
-func openDecoder(r io.ReaderAt, size int64, po ...parquet.Option) (decoder, Format, error) {
+func openDecoder(r io.ReaderAt, size int64, opts Options) (decoder, Format, error) {
+	po := parquetOptions(opts)
 	f, err := DetectFormat(r, size)
 	if err != nil {
 		return nil, f, err
@@ -76,7 +78,7 @@ func openDecoder(r io.ReaderAt, size int64, po ...parquet.Option) (decoder, Form
 		}
 		return avroDecoder{af}, f, nil
 	default:
-		of, err := orc.Open(r, size)
+		of, err := orc.Open(r, size, opts.Limits.orc())
 		if err != nil {
 			return nil, f, err
 		}

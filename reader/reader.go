@@ -48,6 +48,9 @@ type Options struct {
 	BatchRows int
 	// Allocator allocates every Arrow buffer (nil: memory.DefaultAllocator).
 	Allocator memory.Allocator
+	// Limits cap the sizes the decoders accept from the file (zero: the
+	// decoders' defaults).
+	Limits Limits
 }
 
 // Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its
@@ -97,7 +100,7 @@ func OpenFile(ctx context.Context, path string, opts Options) (array.RecordReade
 // decoding anything: for `lakecat plan` and for callers that want to explain
 // a read. The caller releases the plan.
 func Plan(r io.ReaderAt, size int64, opts Options) (*project.Plan, error) {
-	dec, _, err := openDecoder(r, size, parquetOptions(opts)...)
+	dec, _, err := openDecoder(r, size, opts)
 	if err != nil {
 		return nil, withFile(opts.Name, err)
 	}
@@ -111,7 +114,7 @@ func Plan(r io.ReaderAt, size int64, opts Options) (*project.Plan, error) {
 // FileSchema returns the schema of the data file r as stored (ids from the
 // file, [schema.NoID] where it has none) and its format.
 func FileSchema(r io.ReaderAt, size int64) (*schema.Schema, Format, error) {
-	dec, f, err := openDecoder(r, size)
+	dec, f, err := openDecoder(r, size, Options{})
 	if err != nil {
 		return nil, f, err
 	}
@@ -148,7 +151,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	dec, _, err := openDecoder(r, size, parquetOptions(opts)...)
+	dec, _, err := openDecoder(r, size, opts)
 	if err != nil {
 		return nil, err
 	}
