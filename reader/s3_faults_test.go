@@ -1,0 +1,155 @@
+package reader_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"gocloud.dev/blob/s3blob"
+
+	"github.com/lakecat/lakecat/internal/testutil"
+	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/reader/blobfs"
+)
+
+// s3Faults is what the fake S3 server does to ranged GETs (numbered from
+// 1): every failEvery-th answers failStatus, every shortEvery-th sends
+// only half of its body (the connection drops), each waits delay first.
+type s3Faults struct {
+	failEvery, shortEvery int64
+	failStatus            int
+	delay                 time.Duration
+	gets, faults          atomic.Int64
+	on                    atomic.Bool
+}
+
+// faultyS3 serves the in-memory S3 fake (gofakes3) with faults on ranged
+// GETs and returns a blobfs.FS over it. The AWS SDK's own retries are off,
+// so that what is retried is retried by reader.RetryFS.
+func faultyS3(t *testing.T, f *s3Faults) *blobfs.FS {
+	t.Helper()
+	backend := s3mem.New()
+	if err := backend.CreateBucket("lake"); err != nil {
+		t.Fatal(err)
+	}
+	h := gofakes3.New(backend).Server()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.Header.Get("Range") == "" || !f.on.Load() {
+			h.ServeHTTP(w, r)
+			return
+		}
+		n := f.gets.Add(1)
+		if f.delay > 0 {
+			time.Sleep(f.delay)
+		}
+		if f.failEvery > 0 && n%f.failEvery == 0 {
+			f.faults.Add(1)
+			w.WriteHeader(f.failStatus)
+			return
+		}
+		if f.shortEvery > 0 && n%f.shortEvery == 0 {
+			f.faults.Add(1)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			body := rec.Body.Bytes()
+			w.Write(body[:len(body)/2])
+			// Drop the connection: the client sees a body shorter than
+			// its Content-Length.
+			if hj, ok := w.(http.Hijacker); ok {
+				if c, _, err := hj.Hijack(); err == nil {
+					c.Close()
+				}
+			}
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	client := s3.New(s3.Options{
+		BaseEndpoint: aws.String(srv.URL),
+		UsePathStyle: true,
+		Region:       "us-east-1",
+		Credentials:  aws.AnonymousCredentials{},
+		Retryer:      aws.NopRetryer{},
+	})
+	b, err := s3blob.OpenBucket(context.Background(), client, "lake", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	fsys := blobfs.New()
+	fsys.SetBucket("s3://lake", b)
+	t.Cleanup(func() { fsys.Close() })
+	return fsys
+}
+
+// TestS3Faults serves the bundled Iceberg table from the S3 fake and
+// injects faults into its ranged GETs: 503s and dropped connections are
+// retried by RetryFS and the scan gives exactly the folder's rows; slow
+// GETs are only slow; a 403 is permanent and fails the scan at once
+// (no retry, no rows reported as complete); without RetryFS a 503 fails
+// the scan.
+func TestS3Faults(t *testing.T) {
+	dir := bundledOrders(t)
+	want, err := scanTable(context.Background(), dir, reader.OSFS{}, testutil.CheckedAllocator(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		faults  *s3Faults
+		retry   bool
+		wantErr string // "" : the clean rows
+	}{
+		{"503 every 3rd GET", &s3Faults{failEvery: 3, failStatus: 503}, true, ""},
+		{"dropped connection every 4th GET", &s3Faults{shortEvery: 4}, true, ""},
+		{"slow GETs", &s3Faults{delay: 5 * time.Millisecond}, true, ""},
+		{"403 on the 5th GET", &s3Faults{failEvery: 5, failStatus: 403}, true, "403"},
+		{"503 without RetryFS", &s3Faults{failEvery: 3, failStatus: 503}, false, "503"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s3fs := faultyS3(t, c.faults)
+			upload(t, s3fs, dir, "orders")
+			c.faults.on.Store(true)
+			var retries atomic.Int64
+			var fsys reader.FS = s3fs
+			if c.retry {
+				fsys = reader.RetryFS(s3fs, fastRetry(&retries))
+			}
+			got, err := scanTable(context.Background(), "s3://lake/orders", fsys, testutil.CheckedAllocator(t))
+			t.Logf("%d ranged GETs, %d faults, %d retries, err %v", c.faults.gets.Load(), c.faults.faults.Load(), retries.Load(), err)
+			if c.wantErr == "" {
+				if err != nil || got != want {
+					t.Fatalf("err %v, rows\n%s\nwant\n%s", err, got, want)
+				}
+				if c.faults.faults.Load() > 0 && retries.Load() < c.faults.faults.Load() {
+					t.Errorf("%d faults, %d retries", c.faults.faults.Load(), retries.Load())
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Fatalf("err %v, want one mentioning %s; rows\n%s", err, c.wantErr, got)
+			}
+			if errors.Is(err, context.Canceled) {
+				t.Errorf("reported as canceled: %v", err)
+			}
+			if c.faults.failStatus == 403 && retries.Load() != 0 {
+				t.Errorf("a 403 was retried %d times", retries.Load())
+			}
+		})
+	}
+}
