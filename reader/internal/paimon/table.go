@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lakecat/lakecat/reader/internal/storage"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -103,8 +104,11 @@ func (t *Table) Schema(ctx context.Context, branch string, id int64) (*schema.Pa
 		return s, nil
 	}
 	p := joinPath(t.branchDir(branch), "schema/schema-"+strconv.FormatInt(id, 10))
-	b, err := readFile(ctx, t.FS, p)
+	b, err := storage.ReadFile(ctx, t.FS, p)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("paimon: schema %d: no %s: %w", id, p, fs.ErrNotExist)
+		}
 		return nil, fmt.Errorf("paimon: schema %d: %w", id, err)
 	}
 	s, err = schema.ParsePaimonSchema(b)
