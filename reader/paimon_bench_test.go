@@ -6,9 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sort"
 	"syscall"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/lakecat/lakecat/project"
@@ -180,13 +183,19 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 	dir := b.TempDir()
 	table, plain, tableBytes := writeBenchTables(b, dir)
 	read := benchPaimonSchemas()[2].Schema()
+	schemas := benchPaimonSchemas()
 	const total = benchFiles * benchRowsPerFile
 	ctx := context.Background()
-	b.Run("table", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(tableBytes)
-		cpu0 := benchCPUNanos()
-		for b.Loop() {
+	drain := func(b *testing.B, rr array.RecordReader) {
+		if n := drainRows(b, rr, func() int64 { return rr.RecordBatch().NumRows() }); n != total {
+			b.Fatalf("%d rows", n)
+		}
+	}
+	variants := []struct {
+		name string
+		scan func(b *testing.B)
+	}{
+		{"table", func(b *testing.B) {
 			tbl, err := reader.OpenTable(ctx, table, reader.TableOptions{})
 			if err != nil {
 				b.Fatal(err)
@@ -195,21 +204,11 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if n := drainRows(b, rr, func() int64 { return rr.RecordBatch().NumRows() }); n != total {
-				b.Fatalf("%d rows", n)
-			}
-		}
-		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-		b.ReportMetric(float64(benchCPUNanos()-cpu0)/float64(int64(b.N)*total), "cpu-ns/row")
-	})
-	// "files": the table's own data files, each with its writer schema
-	// (what Table.Scan runs), without reading snapshot and manifests.
-	schemas := benchPaimonSchemas()
-	b.Run("files", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(tableBytes)
-		cpu0 := benchCPUNanos()
-		for b.Loop() {
+			drain(b, rr)
+		}},
+		// The table's own data files, each with its writer schema (what
+		// Table.Scan runs), without reading snapshot and manifests.
+		{"files", func(b *testing.B) {
 			tasks := make([]reader.FileTask, benchFiles)
 			for i := range tasks {
 				sid := min(i/(benchFiles/3), 2)
@@ -220,18 +219,9 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if n := drainRows(b, rr, func() int64 { return rr.RecordBatch().NumRows() }); n != total {
-				b.Fatalf("%d rows", n)
-			}
-		}
-		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-		b.ReportMetric(float64(benchCPUNanos()-cpu0)/float64(int64(b.N)*total), "cpu-ns/row")
-	})
-	b.Run("plain", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(tableBytes)
-		cpu0 := benchCPUNanos()
-		for b.Loop() {
+			drain(b, rr)
+		}},
+		{"plain", func(b *testing.B) {
 			tasks := make([]reader.FileTask, len(plain))
 			for i, p := range plain {
 				tasks[i] = benchTask(p, reader.Options{ReadSchema: read, Rules: project.Paimon})
@@ -240,13 +230,68 @@ func BenchmarkPaimonPerFileResolution(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if n := drainRows(b, rr, func() int64 { return rr.RecordBatch().NumRows() }); n != total {
-				b.Fatalf("%d rows", n)
+			drain(b, rr)
+		}},
+	}
+	for _, v := range variants {
+		b.Run(v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(tableBytes)
+			cpu0 := benchCPUNanos()
+			for b.Loop() {
+				v.scan(b)
+			}
+			b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(benchCPUNanos()-cpu0)/float64(int64(b.N)*total), "cpu-ns/row")
+		})
+	}
+	// "plan": OpenTable alone (snapshot, manifest lists, manifests, schemas).
+	b.Run("plan", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			tbl, err := reader.OpenTable(ctx, table, reader.TableOptions{})
+			if err != nil || len(tbl.Files) != benchFiles {
+				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-		b.ReportMetric(float64(benchCPUNanos()-cpu0)/float64(int64(b.N)*total), "cpu-ns/row")
 	})
+	// "paired": each iteration runs the three back to back (in a rotating
+	// order, each after a GC) and records the process CPU time of each; the medians of the per-iteration ratios
+	// table/plain and files/plain are steadier than separate runs on a
+	// shared machine.
+	b.Run("paired", func(b *testing.B) {
+		var rt, rf []float64
+		round := 0
+		for b.Loop() {
+			var cpu [3]int64
+			// Rotate the order so that none always follows another's
+			// garbage.
+			for k := range variants {
+				i := (k + round) % len(variants)
+				runtime.GC()
+				c0 := benchCPUNanos()
+				variants[i].scan(b)
+				cpu[i] = benchCPUNanos() - c0
+			}
+			round++
+			rt = append(rt, float64(cpu[0])/float64(cpu[2]))
+			rf = append(rf, float64(cpu[1])/float64(cpu[2]))
+		}
+		b.ReportMetric(median(rt), "table/plain-cpu")
+		b.ReportMetric(median(rf), "files/plain-cpu")
+	})
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // benchCPUNanos returns the process's CPU time (user + system, all threads)
