@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 )
@@ -92,7 +93,7 @@ func TestHudiMergeOnRead(t *testing.T) {
 	dir := unzipHudi(t, "mor/parquet/v6_nonpartitioned.zip", "v6_nonpartitioned")
 	_, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{})
 	wantErr := "hudi table " + dir + ": reader: merge-on-read table has log files: hudi: merge-on-read log files: 1 log files in 1 file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them) (--ignore-logs reads base files only)"
-	if !errors.Is(err, reader.ErrMergeOnRead) || err.Error() != wantErr {
+	if !errors.Is(err, reader.ErrMergeOnRead) || !errors.Is(err, lakecat.ErrUnsupported) || err.Error() != wantErr {
 		t.Fatalf("err = %v\nwant %s", err, wantErr)
 	}
 	var warnings []string

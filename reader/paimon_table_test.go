@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 )
@@ -346,8 +347,8 @@ func TestPaimonCppPrimaryKeyRefused(t *testing.T) {
 		t.Run(tc.table, func(t *testing.T) {
 			dir := paimonCpp(t, tc.table)
 			_, err := reader.OpenTable(context.Background(), dir, tc.opts)
-			if !errors.Is(err, tc.is) {
-				t.Fatalf("err = %v, want %v", err, tc.is)
+			if !errors.Is(err, tc.is) || !errors.Is(err, lakecat.ErrUnsupported) {
+				t.Fatalf("err = %v, want %v (class unsupported)", err, tc.is)
 			}
 			if want := "paimon table " + dir + ": " + tc.msg; err.Error() != want {
 				t.Errorf("err:\n%s\nwant\n%s", err, want)

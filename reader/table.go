@@ -331,7 +331,7 @@ func (o TableOptions) checkDeletes(err error) error {
 		o.warn("ignoring delete files: %v; deleted rows are returned", err)
 		return nil
 	}
-	return fmt.Errorf("%w: %v (--ignore-deletes reads the rows anyway)", ErrDeleteFiles, err)
+	return fmt.Errorf("%w: %w (--ignore-deletes reads the rows anyway)", ErrDeleteFiles, err)
 }
 
 // openTask returns the Open function of a file task on fsys.

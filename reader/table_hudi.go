@@ -24,7 +24,7 @@ func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, 
 	}
 	if err := scan.LogsError(); err != nil {
 		if !opts.IgnoreLogs {
-			return nil, fmt.Errorf("%w: %v (--ignore-logs reads base files only)", ErrMergeOnRead, err)
+			return nil, fmt.Errorf("%w: %w (--ignore-logs reads base files only)", ErrMergeOnRead, err)
 		}
 		opts.warn("reading base files only: %v", err)
 	}

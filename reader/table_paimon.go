@@ -25,7 +25,7 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	raw := false
 	if err := scan.PrimaryKeyError(); err != nil {
 		if !opts.Raw {
-			return nil, fmt.Errorf("%w: %v (--raw reads every stored row with its system columns)", ErrPrimaryKeyTable, err)
+			return nil, fmt.Errorf("%w: %w (--raw reads every stored row with its system columns)", ErrPrimaryKeyTable, err)
 		}
 		raw = true
 	}
@@ -110,8 +110,8 @@ func checkFallbackMerge(ctx context.Context, tbl *paimon.Table, scan *paimon.Sca
 			continue
 		}
 		if n := files[bucket{df.Branch, path.Dir(df.Path)}]; n > 1 || df.DeleteRowCount == nil || *df.DeleteRowCount != 0 {
-			return fmt.Errorf("%w: fallback branch %q is a primary-key table (primary key %s) and %s needs a merge (%d live files in its bucket; --raw reads the stored rows)",
-				ErrPrimaryKeyTable, df.Branch, strings.Join(ws.PrimaryKeys, ", "), df.Path, n)
+			return fmt.Errorf("%w: %w: fallback branch %q (primary key %s): %s needs a merge (%d live files in its bucket; --raw reads the stored rows)",
+				ErrPrimaryKeyTable, paimon.ErrPrimaryKeyTable, df.Branch, strings.Join(ws.PrimaryKeys, ", "), df.Path, n)
 		}
 	}
 	return nil

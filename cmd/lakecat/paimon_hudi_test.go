@@ -23,7 +23,7 @@ func paimonCppTable(t *testing.T, table string) string {
 func TestCatPaimonFlags(t *testing.T) {
 	pk := paimonCppTable(t, "orc/pk_table_nested_type")
 	_, errOut, code := runCLI(t, "cat", pk)
-	if code == exitOK || code == exitUsage || errOut != "lakecat: paimon table "+pk+": reader: primary-key table needs merge on read: paimon: primary-key table (primary key shopId, dt, hr): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)\n" {
+	if code != exitUnsupported || errOut != "lakecat: paimon table "+pk+": reader: primary-key table needs merge on read: paimon: primary-key table (primary key shopId, dt, hr): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)\n" {
 		t.Errorf("cat pk: code %d, stderr %q", code, errOut)
 	}
 	out, errOut, code := runCLI(t, "cat", pk, "--raw", "--format", "csv", "--columns", "_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0", "--workers", "1")
@@ -134,7 +134,7 @@ func TestCatHudiIgnoreLogs(t *testing.T) {
 	}
 	tbl := filepath.Join(dst, "v6_nonpartitioned")
 	_, errOut, code := runCLI(t, "cat", tbl)
-	if code == exitOK || code == exitUsage || !strings.Contains(errOut, "merge-on-read table has log files") || !strings.HasSuffix(errOut, "(--ignore-logs reads base files only)\n") {
+	if code != exitUnsupported || !strings.Contains(errOut, "merge-on-read table has log files") || !strings.HasSuffix(errOut, "(--ignore-logs reads base files only)\n") {
 		t.Errorf("cat mor: code %d, stderr %q", code, errOut)
 	}
 	out, errOut, code := runCLI(t, "cat", tbl, "--ignore-logs", "--columns", "id,name,isActive", "--format", "csv", "--workers", "1")
