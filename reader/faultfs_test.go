@@ -16,8 +16,8 @@ import (
 // and every ReadAt are numbered from 1 in the order they happen):
 //
 //   - failAt: the call with this number fails with failErr (0: none);
-//   - failEvery: every failEvery-th ReadAt fails with failErr, once per
-//     call number (0: none);
+//   - failEvery: every failEvery-th ReadAt fails with failErr, but never
+//     two reads of one file in a row (0: none);
 //   - shortReads: every ReadAt returns at most that many bytes, and a
 //     nil error (a misbehaving store; 0: whole reads);
 //   - readDelay: every ReadAt sleeps that long first.
@@ -69,13 +69,19 @@ type faultFile struct {
 	reader.File
 	fs   *faultFS
 	path string
+	// lastFailed: the previous read failed, so this one (its retry) may
+	// not, whatever the interleaving of other files' reads.
+	lastFailed atomic.Bool
 }
 
 func (f *faultFile) ReadAt(b []byte, off int64) (int, error) {
 	if f.fs.readDelay > 0 {
 		time.Sleep(f.fs.readDelay)
 	}
-	if err := f.fs.fault("read", f.path); err != nil {
+	if f.lastFailed.Swap(false) {
+		f.fs.calls.Add(1)
+	} else if err := f.fs.fault("read", f.path); err != nil {
+		f.lastFailed.Store(true)
 		return 0, err
 	}
 	if f.fs.shortReads > 0 && len(b) > f.fs.shortReads {

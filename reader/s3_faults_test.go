@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,13 +24,35 @@ import (
 
 // s3Faults is what the fake S3 server does to ranged GETs (numbered from
 // 1): every failEvery-th answers failStatus, every shortEvery-th sends
-// only half of its body (the connection drops), each waits delay first.
+// only half of its body (the connection drops), each waits delay first. A
+// request (object and range) is damaged at most once, so that a retry of
+// it succeeds whatever the interleaving of concurrent requests.
 type s3Faults struct {
 	failEvery, shortEvery int64
 	failStatus            int
 	delay                 time.Duration
 	gets, faults          atomic.Int64
 	on                    atomic.Bool
+	mu                    sync.Mutex
+	hit                   map[string]bool
+}
+
+// damage reports whether request n for key may be damaged, and marks it.
+func (f *s3Faults) damage(n, every int64, key string) bool {
+	if every <= 0 || n%every != 0 {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.hit == nil {
+		f.hit = map[string]bool{}
+	}
+	if f.hit[key] {
+		return false
+	}
+	f.hit[key] = true
+	f.faults.Add(1)
+	return true
 }
 
 // faultyS3 serves the in-memory S3 fake (gofakes3) with faults on ranged
@@ -51,13 +74,12 @@ func faultyS3(t *testing.T, f *s3Faults) *blobfs.FS {
 		if f.delay > 0 {
 			time.Sleep(f.delay)
 		}
-		if f.failEvery > 0 && n%f.failEvery == 0 {
-			f.faults.Add(1)
+		key := r.URL.Path + " " + r.Header.Get("Range")
+		if f.damage(n, f.failEvery, key) {
 			w.WriteHeader(f.failStatus)
 			return
 		}
-		if f.shortEvery > 0 && n%f.shortEvery == 0 {
-			f.faults.Add(1)
+		if f.damage(n, f.shortEvery, key) {
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, r)
 			for k, v := range rec.Header() {
