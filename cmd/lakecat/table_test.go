@@ -46,7 +46,7 @@ func TestCatTableFlags(t *testing.T) {
 	// A snapshot with delete files is refused, or read with a warning.
 	eq := real + "/duckdb-iceberg/data/persistent/equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json"
 	_, errOut, code = runCLI(t, "cat", eq)
-	if code != exitError || !strings.Contains(errOut, "(1 equality deletes)") {
+	if code != exitUnsupported || !strings.Contains(errOut, "(1 equality deletes)") {
 		t.Errorf("cat deletes: code %d, stderr %q", code, errOut)
 	}
 	out, errOut, code = runCLI(t, "cat", eq, "--ignore-deletes", "--format", "csv")
