@@ -70,7 +70,12 @@ type leafReader struct {
 	col    int
 	maxDef byte
 	maxRep byte
-	mem    memory.Allocator
+	mem    memory.Allocator // the batch reader's recycler
+	// dataMem allocates the buffers whose bytes Arrow's accessors hand out
+	// without copying (String.Value, Binary.Value, FixedSizeBinary.Value):
+	// the caller's allocator, never the recycler, so that a value a caller
+	// keeps after releasing its batch is not overwritten by a later batch.
+	dataMem memory.Allocator
 
 	rg  int    // next row group
 	hdr []byte // page header window
@@ -457,12 +462,16 @@ func (lr *leafReader) readRows(nRows int) error {
 	lr.entries, lr.nvals, lr.nulls = 0, 0, 0
 	if lr.conv.variable() {
 		lr.voffs.reset(lr.mem)
-		lr.vdata.reset(lr.mem)
+		lr.vdata.reset(lr.dataMem)
 		lr.voffs.reserve(max(lr.hint[0], 4*(nRows+1)))
 		lr.vdata.reserve(lr.hint[1])
 		clear(lr.voffs.extend(4))
 	} else {
-		lr.fixed.reset(lr.mem)
+		if lr.conv.op == opFixed {
+			lr.fixed.reset(lr.dataMem)
+		} else {
+			lr.fixed.reset(lr.mem)
+		}
 		w := max(lr.conv.width, 1)
 		if lr.maxRep == 0 {
 			lr.fixed.reserve(nRows * w)

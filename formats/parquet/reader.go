@@ -37,6 +37,7 @@ type selNode struct {
 type BatchReader struct {
 	f       *File
 	mem     memory.Allocator
+	pool    *recycler // mem: buffers of released batches are reused
 	rows    int
 	schema  *arrow.Schema
 	top     []*selNode
@@ -73,7 +74,8 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	br := &BatchReader{f: f, mem: mem, rows: rows, schema: schema.ToArrowSchema(proj), left: f.numRows}
+	pool := newRecycler(mem, 0)
+	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: f.numRows}
 	byCol := map[int]*leafReader{}
 	for _, pf := range proj.Fields {
 		ln := findChild(f.lroot, pf.Name)
@@ -87,6 +89,8 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		}
 		br.top = append(br.top, sn)
 	}
+	// Enough for the buffers of about two batches in flight.
+	pool.keep = 8 + 8*len(br.readers)
 	if br.left > 0 && len(br.readers) > 0 {
 		pf, err := f.pqFileOnce()
 		if err != nil {
@@ -126,7 +130,7 @@ func (br *BatchReader) leafFor(ln *lnode, byCol map[int]*leafReader) (*leafReade
 	if lr := byCol[col]; lr != nil {
 		return lr, nil
 	}
-	lr := &leafReader{f: br.f, ln: ln, conv: ln.conv, col: col, mem: br.mem,
+	lr := &leafReader{f: br.f, ln: ln, conv: ln.conv, col: col, mem: br.mem, dataMem: br.pool.mem,
 		maxDef: byte(ln.phys.defLevel), maxRep: byte(ln.phys.repLevel)}
 	// Flat top-level leaves build their validity while reading; every other
 	// leaf keeps its levels for the assembly of its ancestors.
@@ -307,5 +311,6 @@ func (br *BatchReader) Close() error {
 	for _, lr := range br.readers {
 		lr.close()
 	}
+	br.pool.close()
 	return nil
 }
