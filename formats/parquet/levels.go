@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -229,32 +230,48 @@ func spreadOffsetsDefs(offs []int32, d []byte, md byte, cnt int) {
 }
 
 // scatterFixed writes the values of src (width w, 4 or 8) to the entries of
-// d equal to md and zeroes the others; out holds len(d)*w bytes.
+// d equal to md and zeroes the others; out holds len(d)*w bytes and src
+// exactly the values of the entries equal to md. The loop has no branch on
+// the levels (nulls fall at random, so a branch would mispredict): every
+// entry takes the next value masked to zero unless it is defined.
 func scatterFixed(out, src []byte, w int, d []byte, md byte) {
 	k := 0
 	if w == 4 {
 		o := arrow.Uint32Traits.CastFromBytes(out[:len(d)*4])
 		v := arrow.Uint32Traits.CastFromBytes(src)
+		if len(v) == 0 {
+			clear(o)
+			return
+		}
+		last := len(v) - 1
 		for j, x := range d {
-			if x == md {
-				o[j] = v[k]
-				k++
-			} else {
-				o[j] = 0
-			}
+			one := b2i(x == md)
+			o[j] = v[min(k, last)] & -uint32(one)
+			k += one
 		}
 		return
 	}
 	o := arrow.Uint64Traits.CastFromBytes(out[:len(d)*8])
 	v := arrow.Uint64Traits.CastFromBytes(src)
-	for j, x := range d {
-		if x == md {
-			o[j] = v[k]
-			k++
-		} else {
-			o[j] = 0
-		}
+	if len(v) == 0 {
+		clear(o)
+		return
 	}
+	last := len(v) - 1
+	for j, x := range d {
+		one := b2i(x == md)
+		o[j] = v[min(k, last)] & -uint64(one)
+		k += one
+	}
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }
 
 // scatterDict writes dict[idx[k]] (width w, 4 or 8) to the entries of d
@@ -298,7 +315,9 @@ func scatterDict(out, dict []byte, w int, idx []int32, d []byte, md byte) error 
 }
 
 // setValidity sets bit base+j of bits for every d[j] equal to md (the bits
-// are zero on entry), eight levels per byte store where aligned.
+// are zero on entry), eight levels per byte store where aligned: the eight
+// levels are compared at once in a word (SWAR) and their equality bits
+// gathered by a multiplication.
 func setValidity(bits []byte, base int, d []byte, md byte) {
 	j, k := 0, base
 	for ; j < len(d) && k&7 != 0; j, k = j+1, k+1 {
@@ -306,34 +325,16 @@ func setValidity(bits []byte, base int, d []byte, md byte) {
 			bits[k>>3] |= 1 << (k & 7)
 		}
 	}
-	for ; j+8 <= len(d); j, k = j+8, k+8 {
-		dd := d[j : j+8 : j+8]
-		var b byte
-		if dd[0] == md {
-			b |= 1
-		}
-		if dd[1] == md {
-			b |= 2
-		}
-		if dd[2] == md {
-			b |= 4
-		}
-		if dd[3] == md {
-			b |= 8
-		}
-		if dd[4] == md {
-			b |= 16
-		}
-		if dd[5] == md {
-			b |= 32
-		}
-		if dd[6] == md {
-			b |= 64
-		}
-		if dd[7] == md {
-			b |= 128
-		}
-		bits[k>>3] = b
+	const lo7 = 0x7f7f7f7f7f7f7f7f
+	pat := uint64(md) * 0x0101010101010101
+	out := bits[k>>3:]
+	o := 0
+	for ; j+8 <= len(d); j, k, o = j+8, k+8, o+1 {
+		y := binary.LittleEndian.Uint64(d[j:j+8]) ^ pat
+		// High bit of each byte: set when the byte of y is non-zero.
+		nz := ((y & lo7) + lo7) | y
+		eq := (^nz >> 7) & 0x0101010101010101 // 1 in each byte equal to md
+		out[o] = byte((eq * 0x0102040810204080) >> 56)
 	}
 	for ; j < len(d); j, k = j+1, k+1 {
 		if d[j] == md {
