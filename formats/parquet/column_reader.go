@@ -464,7 +464,10 @@ func (lr *leafReader) readRows(nRows int) error {
 		lr.voffs.reset(lr.mem)
 		lr.vdata.reset(lr.dataMem)
 		lr.voffs.reserve(max(lr.hint[0], 4*(nRows+1)))
-		lr.vdata.reserve(lr.hint[1])
+		// An eighth more than the last batch's data: a batch a little
+		// larger than the last then does not double the buffer (a new,
+		// zeroed allocation and a copy).
+		lr.vdata.reserve(lr.hint[1] + lr.hint[1]/8)
 		clear(lr.voffs.extend(4))
 	} else {
 		if lr.conv.op == opFixed {
