@@ -620,6 +620,19 @@ func (lr *leafReader) takeFlat(start, end int) error {
 		scatterFixed(out, lr.raw[v0*w:(v0+cnt)*w], w, d, md)
 		return nil
 	}
+	if cnt < n && cnt > 0 && !lr.dictPage && (c.op == opDecInt32 || c.op == opDecInt64) {
+		// Convert and place in one pass.
+		pw := c.physWidth()
+		out := lr.fixed.extend(n * 16)
+		v0 := lr.vpos
+		lr.vpos += cnt
+		lr.nvals += cnt
+		if len(lr.raw) < (v0+cnt)*pw {
+			return lr.corrupt("%v", errShortPage)
+		}
+		scatterDecimal(out, lr.raw[v0*pw:(v0+cnt)*pw], pw, d, md)
+		return nil
+	}
 	mark := lr.fixed.n
 	if err := lr.takeDense(cnt); err != nil {
 		return err

@@ -265,6 +265,46 @@ func scatterFixed(out, src []byte, w int, d []byte, md byte) {
 	}
 }
 
+// scatterDecimal writes the INT32 (w 4) or INT64 (w 8) decimal values of
+// src as little-endian decimal128 (sign-extended) to the entries of d equal
+// to md and zeroes the others, without a branch on the levels; out holds
+// len(d)*16 bytes and src exactly the values of the entries equal to md.
+func scatterDecimal(out, src []byte, w int, d []byte, md byte) {
+	o := arrow.Uint64Traits.CastFromBytes(out[:len(d)*16])
+	k := 0
+	if w == 4 {
+		v := arrow.Int32Traits.CastFromBytes(src)
+		if len(v) == 0 {
+			clear(o)
+			return
+		}
+		last := len(v) - 1
+		for j, x := range d {
+			one := b2i(x == md)
+			m := -uint64(one)
+			val := int64(v[min(k, last)])
+			o[2*j] = uint64(val) & m
+			o[2*j+1] = uint64(val>>63) & m
+			k += one
+		}
+		return
+	}
+	v := arrow.Int64Traits.CastFromBytes(src)
+	if len(v) == 0 {
+		clear(o)
+		return
+	}
+	last := len(v) - 1
+	for j, x := range d {
+		one := b2i(x == md)
+		m := -uint64(one)
+		val := v[min(k, last)]
+		o[2*j] = uint64(val) & m
+		o[2*j+1] = uint64(val>>63) & m
+		k += one
+	}
+}
+
 // b2i is 1 for true and 0 for false, without a branch.
 func b2i(b bool) int {
 	var i int

@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 )
@@ -51,6 +52,30 @@ func TestSetValidityAndScatter(t *testing.T) {
 			}
 			if string(out) != string(exp) {
 				t.Fatalf("trial %d width %d: scatter %v, want %v", trial, w, out, exp)
+			}
+			dec := make([]byte, n*16)
+			for i := range dec {
+				dec[i] = 0xee
+			}
+			scatterDecimal(dec, src, w, d, md)
+			expDec := make([]byte, n*16)
+			k = 0
+			for i, x := range d {
+				if x != md {
+					continue
+				}
+				var v int64
+				if w == 4 {
+					v = int64(int32(binary.LittleEndian.Uint32(src[k*4:])))
+				} else {
+					v = int64(binary.LittleEndian.Uint64(src[k*8:]))
+				}
+				binary.LittleEndian.PutUint64(expDec[i*16:], uint64(v))
+				binary.LittleEndian.PutUint64(expDec[i*16+8:], uint64(v>>63))
+				k++
+			}
+			if string(dec) != string(expDec) {
+				t.Fatalf("trial %d width %d: decimal scatter %v, want %v", trial, w, dec, expDec)
 			}
 		}
 	}
