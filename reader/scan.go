@@ -248,6 +248,12 @@ func (s *scanReader) Next() bool {
 		select {
 		case it, ok := <-s.results[s.head]:
 			if !ok {
+				// A canceled scan closes the queues of the files it did
+				// not finish: never count those as read.
+				if err := s.ctx.Err(); err != nil {
+					s.err = err
+					return false
+				}
 				s.prog.FilesDone++
 				s.prog.FileBytes += s.sizes[s.head]
 				s.head++
