@@ -18,7 +18,11 @@ type BatchOptions struct {
 	// [DefaultBatchRows]. The last batch may be shorter.
 	BatchRows int
 	// Allocator allocates every Arrow buffer; nil means
-	// memory.DefaultAllocator.
+	// memory.DefaultAllocator. The reader reuses the values, offsets and
+	// validity buffers of batches the caller has released for later
+	// batches (instead of allocating and zeroing new ones), and gives them
+	// back to Allocator on Close; string and binary data buffers, whose
+	// bytes Arrow hands out without copying, are never reused.
 	Allocator memory.Allocator
 }
 
