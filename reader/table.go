@@ -28,6 +28,9 @@ const (
 )
 
 var (
+	// ErrInvalidOption is returned for a table option the table's format
+	// does not have (a Paimon schema id or branch on an Iceberg table, …).
+	ErrInvalidOption = errors.New("reader: option does not apply to this table format")
 	// ErrNotATable is returned for a location that holds no table of a known
 	// format.
 	ErrNotATable = errors.New("reader: not an Iceberg, Paimon or Hudi table")
@@ -90,9 +93,10 @@ type TableOptions struct {
 	// Workers, MemoryBytes: see [ScanOptions].
 	Workers     int
 	MemoryBytes int64
-	// BatchRows and Allocator: see [Options].
+	// BatchRows, Allocator and Limits: see [Options].
 	BatchRows int
 	Allocator memory.Allocator
+	Limits    Limits
 	// TimeZone is the session time zone of Paimon's casts between
 	// TIMESTAMP (a wall clock) and TIMESTAMP WITH LOCAL TIME ZONE (an
 	// instant), and from either to INT, DATE or STRING (see
@@ -196,6 +200,12 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	if err != nil {
 		return nil, err
 	}
+	if format != TablePaimon && (opts.SchemaID != nil || opts.Branch != "" || opts.Raw) {
+		return nil, fmt.Errorf("%s table %s: %w: schema id, branch and raw reads are Paimon options", format, location, ErrInvalidOption)
+	}
+	if format == TableHudi && opts.SnapshotID != nil {
+		return nil, fmt.Errorf("%s table %s: %w: a Hudi table is read as of a time (AsOf), not a snapshot id", format, location, ErrInvalidOption)
+	}
 	var t *Table
 	switch format {
 	case TableIceberg:
@@ -295,6 +305,7 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 		tasks[i] = f.task
 		tasks[i].Options.BatchRows = t.opts.BatchRows
 		tasks[i].Options.Allocator = t.opts.Allocator
+		tasks[i].Options.Limits = t.opts.Limits
 	}
 	if len(tasks) == 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/spf13/cobra"
@@ -69,8 +68,17 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if o.BatchRows < 0 {
+		return usageError{fmt.Errorf("--batch-rows must be ≥ 0")}
+	}
 	if len(o.Paths) == 1 && isTable(o.Paths[0]) {
+		if o.Schema != (schemaFlags{}) {
+			return usageError{fmt.Errorf("--schema, --file-schema, --name-mapping and --rules apply to data files; a table brings its own schemas, name mapping and rules")}
+		}
 		return catTable(ctx, f, o)
+	}
+	if o.Table.set() {
+		return usageError{fmt.Errorf("table flags (--snapshot-id, --as-of, --schema-id, --branch, --path-map, --raw, …) apply to a TABLE, not to data files")}
 	}
 	ropts, err := o.Schema.readOptions()
 	if err != nil {
@@ -116,46 +124,44 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	ropts.BatchRows = o.BatchRows
 	ropts.Allocator = memory.DefaultAllocator
 
-	var w batchWriter
-	var firstSchema *arrow.Schema
-	remaining := o.Limit
-	for _, in := range inputs {
-		if remaining == 0 {
-			break
+	// Open every file (footer, schema resolution, plan) before printing
+	// anything, so that a bad file or schema fails the command with nothing
+	// on stdout. An error inside the data of a later file can still come
+	// after rows were streamed; the exit code says so.
+	readers := make([]array.RecordReader, 0, len(inputs))
+	defer func() {
+		for _, rr := range readers {
+			rr.Release()
 		}
+	}()
+	for _, in := range inputs {
 		opts := ropts
 		opts.Name = in.name
 		rr, err := reader.Open(ctx, in.r, in.size, opts)
 		if err != nil {
-			if w != nil {
-				w.Close()
-			}
 			return err
 		}
-		if w == nil {
-			read := ropts.ReadSchema
-			if read == nil {
-				read, _, _ = reader.FileSchema(in.r, in.size)
-			}
-			if w, err = newBatchWriter(o.Format, f.Stdout, rr.Schema(), read, opts.Allocator); err != nil {
-				rr.Release()
-				return err
-			}
-			firstSchema = rr.Schema()
-		} else if !rr.Schema().Equal(firstSchema) {
-			rr.Release()
-			w.Close()
+		readers = append(readers, rr)
+		if !rr.Schema().Equal(readers[0].Schema()) {
 			return usageError{fmt.Errorf("%s: schema differs from %s; give --schema to read both in one schema", in.name, inputs[0].name)}
 		}
-		remaining, err = copyRows(w, rr, remaining)
-		rr.Release()
-		if err != nil {
-			w.Close()
+	}
+	read := ropts.ReadSchema
+	if read == nil {
+		read, _, _ = reader.FileSchema(inputs[0].r, inputs[0].size)
+	}
+	w, err := newBatchWriter(o.Format, f.Stdout, readers[0].Schema(), read, ropts.Allocator)
+	if err != nil {
+		return err
+	}
+	remaining := o.Limit
+	for _, rr := range readers {
+		if remaining == 0 {
+			break
+		}
+		if remaining, err = copyRows(w, rr, remaining); err != nil {
 			return err
 		}
-	}
-	if w == nil {
-		return nil
 	}
 	return w.Close()
 }
@@ -177,9 +183,9 @@ func catTable(ctx context.Context, f *factory, o *catOptions) error {
 		return err
 	}
 	if _, err := copyRows(w, rr, o.Limit); err != nil {
-		w.Close()
-		return err
+		return err // nothing buffered is flushed: a failed read prints no table or header
 	}
+	clearProgress(f)
 	return w.Close()
 }
 

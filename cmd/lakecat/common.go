@@ -114,7 +114,7 @@ func openInput(path string) (*input, error) {
 	}
 	if st.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("%s: is a directory (table folders are not supported yet; name its data files)", path)
+		return nil, usageError{fmt.Errorf("%s: is a directory: give one TABLE, or one or more data FILEs", path)}
 	}
 	return &input{name: path, r: f, size: st.Size(), file: f}, nil
 }

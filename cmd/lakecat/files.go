@@ -42,6 +42,7 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	o.TableFlags.forListing()
 	t, err := openTable(ctx, f, o.Table, &o.TableFlags, nil, 0)
 	if err != nil {
 		return err

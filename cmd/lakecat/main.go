@@ -98,8 +98,8 @@ func run(args []string, f *factory) exitCode {
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(f.Stderr, "lakecat: %s\n", msg)
 	var ue usageError
-	if errors.As(err, &ue) {
-		return exitUsage
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command ") {
+		return exitUsage // cobra's unknown-command error has no type of its own
 	}
 	if code, ok := classExit[lakecat.ClassOf(err)]; ok {
 		return code

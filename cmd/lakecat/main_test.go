@@ -165,7 +165,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"cat", "--limit", "x"}, exitUsage, "invalid argument"},
 		{[]string{"cat", "--rules", "delta"}, exitUsage, "unknown --rules"},
 		{[]string{"schema"}, exitUsage, "accepts 1 arg"},
-		{[]string{"frobnicate"}, exitError, "unknown command"},
+		{[]string{"frobnicate"}, exitUsage, "unknown command"},
 	}
 	for _, c := range cases {
 		out, errOut, code := runCLI(t, c.args...)
@@ -196,5 +196,51 @@ func TestArgvToOptions(t *testing.T) {
 		got.Schema.NameMappingPath != "m.json" || got.Schema.FileSchemaPath != "w.json" || got.Schema.Rules != "paimon" ||
 		strings.Join(got.Columns, "|") != "a|b.c" || got.Limit != 5 || got.Format != "csv" {
 		t.Errorf("options %+v", got)
+	}
+}
+
+// TestFailedReadPrintsNothing: a read that fails prints no partial table,
+// csv header or Arrow schema on stdout.
+func TestFailedReadPrintsNothing(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "orders", "data", "00000-orders-schema0.parquet")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := filepath.Join(dir, "s.json")
+	os.WriteFile(read, []byte(`{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"order_id","required":true,"type":"long"},{"id":9,"name":"region","required":true,"type":"string"}]}`), 0o644)
+	bad := filepath.Join(dir, "bad.parquet")
+	os.WriteFile(bad, b[:len(b)/2], 0o644)
+	for _, format := range []string{"table", "csv", "jsonl", "arrow"} {
+		for _, args := range [][]string{
+			{"cat", "--format", format, "--schema", read, src},
+			{"cat", "--format", format, src, bad},
+		} {
+			out, errOut, code := runCLI(t, args...)
+			if code == exitOK || out != "" || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+			}
+		}
+	}
+}
+
+// TestFlagMisuse: flags that do not apply are refused, not ignored.
+func TestFlagMisuse(t *testing.T) {
+	table := filepath.Join("..", "..", "testdata", "orders")
+	file := filepath.Join(table, "data", "00000-orders-schema0.parquet")
+	for _, args := range [][]string{
+		{"cat", table, "--schema-id", "3"},
+		{"cat", table, "--branch", "b"},
+		{"cat", table, "--snapshot-id", "1", "--as-of", "2020-01-01"},
+		{"cat", table, "--rules", "paimon"},
+		{"cat", file, "--raw"},
+		{"cat", file, "--batch-rows", "-1"},
+		{"cat", table, table},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code != exitUsage || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error", args, code, errOut)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -49,7 +50,8 @@ func runSchema(f *factory, o *schemaOptions) error {
 		return err
 	}
 	defer in.Close()
-	if _, derr := reader.DetectFormat(in.r, in.size); derr == nil {
+	_, derr := reader.DetectFormat(in.r, in.size)
+	if derr == nil {
 		s, format, err := reader.FileSchema(in.r, in.size)
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.Path, err)
@@ -61,6 +63,9 @@ func runSchema(f *factory, o *schemaOptions) error {
 	data, err := os.ReadFile(o.Path)
 	if err != nil {
 		return err
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return fmt.Errorf("%s: %w", o.Path, derr) // not JSON: say why it is no data file
 	}
 	doc, err := reader.ParseSchemaDocument(data)
 	if err != nil {
@@ -114,6 +119,7 @@ func printTree(f *factory, fields []*schema.Field, indent string) {
 }
 
 func schemaOfTable(f *factory, o *schemaOptions) error {
+	o.Table.forListing()
 	t, err := openTable(context.Background(), f, o.Path, &o.Table, nil, 0)
 	if err != nil {
 		return err

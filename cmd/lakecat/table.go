@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,7 @@ type tableFlags struct {
 	Memory        string
 	NoRebase      bool
 	TimeZone      string
+	listing       bool // set by forListing: no refusals, no warnings
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
@@ -58,6 +60,19 @@ func isTable(path string) bool {
 	return err == nil && st.IsDir()
 }
 
+// set reports whether any table flag was given.
+func (t *tableFlags) set() bool {
+	return t.SnapshotID != "" || t.AsOf != "" || t.SchemaID != "" || t.Branch != "" || len(t.PathMap) > 0 ||
+		t.IgnoreDeletes || t.Raw || t.IgnoreLogs || t.Workers != 0 || t.Memory != "" || t.TimeZone != "" || t.NoRebase
+}
+
+// forListing sets what a command that reads no rows (schema, files) needs:
+// a primary-key table, delete files or log files change no schema and no
+// file list, so they are not refused, and nothing is warned about.
+func (t *tableFlags) forListing() {
+	t.Raw, t.IgnoreDeletes, t.IgnoreLogs, t.listing = true, true, true, true
+}
+
 func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	o := reader.TableOptions{
 		Branch: t.Branch, PathMap: t.PathMap, IgnoreDeletes: t.IgnoreDeletes, Raw: t.Raw,
@@ -65,8 +80,14 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		Warn:     func(msg string) { fmt.Fprintf(f.Stderr, "lakecat: warning: %s\n", msg) },
 		Progress: progressLine(f.Stderr),
 	}
+	if t.listing {
+		o.Warn, o.Progress = nil, nil
+	}
 	if t.Workers < 0 {
 		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
+	}
+	if t.SnapshotID != "" && t.AsOf != "" {
+		return o, usageError{fmt.Errorf("give --snapshot-id or --as-of, not both")}
 	}
 	for _, r := range t.PathMap {
 		if i := strings.IndexByte(r, '='); i <= 0 {
@@ -154,7 +175,11 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 		path = bfs.StripQuery(path) // driver options such as ?region=…&endpoint=…
 		o.FS = bfs
 	}
-	return reader.OpenTable(ctx, path, o)
+	t, err := reader.OpenTable(ctx, path, o)
+	if errors.Is(err, reader.ErrInvalidOption) {
+		return nil, usageError{err}
+	}
+	return t, err
 }
 
 // progressLine returns a scan progress callback that keeps one line on w
@@ -162,8 +187,8 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 // every 200 ms, when w is a terminal; otherwise nil (no progress output).
 func progressLine(w io.Writer) func(reader.ScanProgress) {
 	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
+	if !ok || !term.IsTerminal(int(f.Fd())) || term.IsTerminal(int(os.Stdout.Fd())) {
+		return nil // rows printed to the terminal too would be mixed with it
 	}
 	var last time.Time
 	return func(p reader.ScanProgress) {
@@ -177,6 +202,14 @@ func progressLine(w io.Writer) func(reader.ScanProgress) {
 		if done {
 			fmt.Fprint(w, "\n")
 		}
+	}
+}
+
+// clearProgress erases an unfinished progress line (a read cut short by
+// --limit) from a terminal stderr.
+func clearProgress(f *factory) {
+	if w, ok := f.Stderr.(*os.File); ok && term.IsTerminal(int(w.Fd())) && !term.IsTerminal(int(os.Stdout.Fd())) {
+		fmt.Fprint(w, "\r\x1b[K")
 	}
 }
 

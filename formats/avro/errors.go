@@ -44,7 +44,7 @@ func (e *CorruptError) Error() string {
 func (e *CorruptError) Unwrap() error { return e.Err }
 
 // Is reports whether target is [ErrCorrupt].
-func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+func (e *CorruptError) Is(target error) bool { return errors.Is(ErrCorrupt, target) }
 
 func corruptf(file string, off int64, section, format string, args ...any) error {
 	return &CorruptError{File: file, Offset: off, Section: section, Err: fmt.Errorf(format, args...)}
@@ -53,7 +53,7 @@ func corruptf(file string, off int64, section, format string, args ...any) error
 type unsupportedError struct{ msg string }
 
 func (e *unsupportedError) Error() string        { return "avro: " + e.msg }
-func (e *unsupportedError) Is(target error) bool { return target == ErrUnsupported }
+func (e *unsupportedError) Is(target error) bool { return errors.Is(ErrUnsupported, target) }
 
 func unsupportedf(format string, args ...any) error {
 	return &unsupportedError{msg: fmt.Sprintf(format, args...)}

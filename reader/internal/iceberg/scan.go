@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lakecat/lakecat/reader/internal/parallel"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -207,9 +208,9 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	results := make([]decoded, len(manifests))
 	workers := opts.ManifestWorkers
 	if workers <= 0 {
-		workers = defaultManifestWorkers
+		workers = parallel.DefaultWorkers
 	}
-	err = forEach(ctx, len(manifests), workers, func(ctx context.Context, i int) error {
+	err = parallel.ForEach(ctx, len(manifests), workers, func(ctx context.Context, i int) error {
 		mf := manifests[i]
 		b, err := readFile(ctx, t.FS, res.resolve(mf.Path))
 		if err != nil {

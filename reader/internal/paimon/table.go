@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lakecat/lakecat/reader/internal/parallel"
 	"github.com/lakecat/lakecat/reader/internal/storage"
 	"github.com/lakecat/lakecat/schema"
 )
@@ -298,9 +299,9 @@ func (t *Table) plan(ctx context.Context, branch string, snapshotID *int64) (*Sc
 	results := make([][]manifestEntry, len(manifests))
 	workers := t.ManifestWorkers
 	if workers <= 0 {
-		workers = defaultManifestWorkers
+		workers = parallel.DefaultWorkers
 	}
-	err = forEach(ctx, len(manifests), workers, func(ctx context.Context, i int) error {
+	err = parallel.ForEach(ctx, len(manifests), workers, func(ctx context.Context, i int) error {
 		entries, err := t.readManifest(ctx, dir, manifests[i])
 		results[i] = entries
 		return err

@@ -1,4 +1,4 @@
-package iceberg
+package parallel
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 func TestForEachReturnsTheCause(t *testing.T) {
 	errBoom := errors.New("access denied")
 	for range 20 {
-		err := forEach(context.Background(), 8, 8, func(ctx context.Context, i int) error {
+		err := ForEach(context.Background(), 8, 8, func(ctx context.Context, i int) error {
 			if i == 5 {
 				return errBoom
 			}
@@ -31,7 +31,7 @@ func TestForEachReturnsTheCause(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := forEach(ctx, 3, 2, func(ctx context.Context, i int) error { return ctx.Err() }); !errors.Is(err, context.Canceled) {
+	if err := ForEach(ctx, 3, 2, func(ctx context.Context, i int) error { return ctx.Err() }); !errors.Is(err, context.Canceled) {
 		t.Errorf("caller's cancel: err %v", err)
 	}
 }
