@@ -3,19 +3,27 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/lakecat/lakecat/evolve"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // readAvroFile decodes every record of an Avro object container file and
-// returns them with the file's writer schema.
-func readAvroFile(t *testing.T, path string) (string, []map[string]any) {
+// returns them with the file's writer schema (as stored) and its header
+// metadata other than the avro.* keys.
+func readAvroFile(t *testing.T, path string) (string, map[string][]byte, []map[string]any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -36,15 +44,23 @@ func readAvroFile(t *testing.T, path string) (string, []map[string]any) {
 	if err := dec.Error(); err != nil {
 		t.Fatal(err)
 	}
-	return string(dec.Metadata()["avro.schema"]), recs
+	meta := map[string][]byte{}
+	for k, v := range dec.Metadata() {
+		if !strings.HasPrefix(k, "avro.") {
+			meta[k] = v
+		}
+	}
+	return string(dec.Metadata()["avro.schema"]), meta, recs
 }
 
 // writeAvroFile writes recs as an Avro object container file (no codec)
-// with the given schema and returns its size in bytes.
-func writeAvroFile(t *testing.T, path, schemaJSON string, recs []map[string]any) int64 {
+// with the given schema JSON, stored as given (so Iceberg's field-id
+// attributes are kept), and header metadata, and returns its size in bytes.
+func writeAvroFile(t *testing.T, path, schemaJSON string, meta map[string][]byte, recs []map[string]any) int64 {
 	t.Helper()
 	var buf bytes.Buffer
-	enc, err := ocf.NewEncoder(schemaJSON, &buf)
+	enc, err := ocf.NewEncoder(schemaJSON, &buf, ocf.WithMetadata(meta),
+		ocf.WithSchemaMarshaler(func(avro.Schema) ([]byte, error) { return []byte(schemaJSON), nil }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +96,7 @@ type paimonRow3 struct {
 // appendPaimonSnapshot commits a data file already written at
 // dir/bucket-<bucket>/<name> as snapshot <latest+1> of the Paimon table in
 // dir, the way paimonwrite.Writer.Commit does (which cmd/lakecat cannot
-// import): a manifest with one ADD entry (an existing entry's record with
+// import: it is internal to reader/): a manifest with one ADD entry (an existing entry's record with
 // the file's values), a base manifest list naming every manifest of the
 // latest snapshot, a delta manifest list naming the new manifest, the
 // snapshot file and LATEST.
@@ -103,10 +119,10 @@ func appendPaimonSnapshot(t *testing.T, dir string, schemaID int64, bucket int, 
 		t.Fatal(err)
 	}
 	mdir := filepath.Join(dir, "manifest")
-	listSchema, base := readAvroFile(t, filepath.Join(mdir, snap["baseManifestList"].(string)))
-	_, delta := readAvroFile(t, filepath.Join(mdir, snap["deltaManifestList"].(string)))
+	listSchema, listMeta, base := readAvroFile(t, filepath.Join(mdir, snap["baseManifestList"].(string)))
+	_, _, delta := readAvroFile(t, filepath.Join(mdir, snap["deltaManifestList"].(string)))
 	metas := append(base, delta...)
-	manifestSchema, entries := readAvroFile(t, filepath.Join(mdir, delta[0]["_FILE_NAME"].(string)))
+	manifestSchema, manifestMeta, entries := readAvroFile(t, filepath.Join(mdir, delta[0]["_FILE_NAME"].(string)))
 
 	st, err := os.Stat(filepath.Join(dir, "bucket-"+strconv.Itoa(bucket), name))
 	if err != nil {
@@ -126,16 +142,16 @@ func appendPaimonSnapshot(t *testing.T, dir string, schemaID int64, bucket int, 
 
 	prefix := "-00000000-0000-0000-0000-"
 	mname := "manifest" + prefix + "000000000101-0"
-	msize := writeAvroFile(t, filepath.Join(mdir, mname), manifestSchema, []map[string]any{entry})
+	msize := writeAvroFile(t, filepath.Join(mdir, mname), manifestSchema, manifestMeta, []map[string]any{entry})
 	baseName := "manifest-list" + prefix + "000000000102-0"
-	baseSize := writeAvroFile(t, filepath.Join(mdir, baseName), listSchema, metas)
+	baseSize := writeAvroFile(t, filepath.Join(mdir, baseName), listSchema, listMeta, metas)
 	meta := delta[0]
 	meta["_FILE_NAME"] = mname
 	meta["_FILE_SIZE"] = msize
 	meta["_NUM_ADDED_FILES"] = int64(1)
 	meta["_SCHEMA_ID"] = schemaID
 	deltaName := "manifest-list" + prefix + "000000000103-0"
-	deltaSize := writeAvroFile(t, filepath.Join(mdir, deltaName), listSchema, []map[string]any{meta})
+	deltaSize := writeAvroFile(t, filepath.Join(mdir, deltaName), listSchema, listMeta, []map[string]any{meta})
 
 	next := id + 1
 	snap["id"] = next
@@ -220,6 +236,137 @@ func TestEvolveTableRoundTripPaimon(t *testing.T) {
 {"_KEY_order_id":11,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":0,"buyer":null,"order_id":11,"order_user_id":100,"order_shop_id":12,"quantity":1,"region":null}
 {"_KEY_order_id":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":0,"buyer":"mallory","order_id":12,"order_user_id":106,"order_shop_id":10,"quantity":null,"region":null}
 {"_KEY_order_id":13,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":0,"buyer":"zoe","order_id":13,"order_user_id":107,"order_shop_id":null,"quantity":6000000000,"region":"eu"}
+`
+	if out != want {
+		t.Errorf("rows:\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestEvolveTableRoundTripIceberg evolves a copy of testdata/orders through
+// five changes with `lakecat evolve` (add region, rename customer to buyer,
+// widen amount to decimal(20, 2), delete note, move buyer first), writes a
+// data file under the new schema 3, commits it as a fourth snapshot (a
+// manifest with its ADDED entry, a manifest list naming the three earlier
+// manifests and the new one, and the next metadata file), then reads the
+// table with `lakecat cat`: the files of schemas 0-2 come back renamed,
+// promoted (price float → double, amount decimal(9, 2) → decimal(20, 2),
+// order_shop_id int → long), note gone and region null; the new file as
+// written.
+func TestEvolveTableRoundTripIceberg(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "testdata", "orders"), dir)
+
+	out, errOut, code := runCLI(t, "evolve", dir,
+		"--add", "region string", "--rename", "customer=buyer", "--type", "amount=decimal(20, 2)",
+		"--delete", "note", "--move", "buyer first")
+	if code != exitOK {
+		t.Fatalf("evolve: exit %d: %s", code, errOut)
+	}
+	want := `schema 2 → 3
+~ 2 buyer: string  (renamed from customer, moved)
+  4 order_shop_id: long
+  1 order_id: required long
+  5 price: double
+~ 6 amount: decimal(20, 2)  (type decimal(18, 2) → decimal(20, 2))
+  8 channel: string
++ 9 region: string
+- 7 note: string
+committed ` + filepath.Join(dir, "metadata", "v2.metadata.json") + " (last-column-id 9)\n"
+	if out != want {
+		t.Fatalf("evolve output:\n%s\nwant\n%s", out, want)
+	}
+	tbl, err := evolve.LoadIcebergTable(evolve.OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := tbl.Metadata
+	cur := md.CurrentSchema()
+	if md.CurrentSchemaID != 3 || md.LastColumnID != 9 || len(cur.Fields) != 7 {
+		t.Fatalf("current schema %d, last-column-id %d, %d fields", md.CurrentSchemaID, md.LastColumnID, len(cur.Fields))
+	}
+
+	const dataRel = "data/00003-orders-schema3.parquet"
+	writeUnderSchema(t, cur, filepath.Join(dir, filepath.FromSlash(dataRel)),
+		`[{"buyer":"zoe","order_shop_id":7,"order_id":7,"price":1.25,"amount":"123456789012345678.90","channel":"kiosk","region":"eu"}]`)
+	st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(dataRel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The new snapshot: its manifest is orders-m2.avro's entry with the
+	// new file (sequence numbers stay null: inherited from the list).
+	const (
+		parentID = int64(6431527130592519003)
+		snapID   = int64(6431527130592519004)
+		seq      = int64(4)
+		firstRow = int64(6)
+		loc      = "orders/"
+	)
+	mdir := filepath.Join(dir, "metadata")
+	mSchema, mMeta, entries := readAvroFile(t, filepath.Join(mdir, "orders-m2.avro"))
+	entry := entries[0]
+	entry["snapshot_id"] = snapID
+	df := entry["data_file"].(map[string]any)
+	df["file_path"] = loc + dataRel
+	df["record_count"] = int64(1)
+	df["file_size_in_bytes"] = st.Size()
+	mMeta["schema-id"] = []byte("3")
+	mLen := writeAvroFile(t, filepath.Join(mdir, "orders-m3.avro"), mSchema, mMeta, []map[string]any{entry})
+
+	lSchema, lMeta, lists := readAvroFile(t, filepath.Join(mdir, "snap-6431527130592519003-1-orders.avro"))
+	last := map[string]any{}
+	for k, v := range lists[len(lists)-1] {
+		last[k] = v
+	}
+	last["manifest_path"] = loc + "metadata/orders-m3.avro"
+	last["manifest_length"] = mLen
+	last["sequence_number"] = seq
+	last["min_sequence_number"] = seq
+	last["added_snapshot_id"] = snapID
+	last["added_rows_count"] = int64(1)
+	last["first_row_id"] = firstRow
+	lMeta["snapshot-id"] = []byte("6431527130592519004")
+	lMeta["parent-snapshot-id"] = []byte("6431527130592519003")
+	lMeta["sequence-number"] = []byte("4")
+	const listRel = "metadata/snap-6431527130592519004-1-orders.avro"
+	writeAvroFile(t, filepath.Join(dir, filepath.FromSlash(listRel)), lSchema, lMeta, append(lists, last))
+
+	next := *md
+	parent, schemaID := parentID, 3
+	const ts = int64(1767225780000)
+	next.Snapshots = append(slices.Clip(md.Snapshots), schema.Snapshot{
+		SnapshotID: snapID, ParentSnapshotID: &parent, SequenceNumber: seq, TimestampMs: ts,
+		ManifestList: loc + listRel, SchemaID: &schemaID,
+		Summary: map[string]string{"operation": "append", "added-data-files": "1", "added-records": "1"},
+		Extra:   map[string]json.RawMessage{"first-row-id": json.RawMessage("6"), "added-rows": json.RawMessage("1")},
+	})
+	next.SnapshotLog = append(slices.Clip(md.SnapshotLog), schema.SnapshotLogEntry{TimestampMs: ts, SnapshotID: snapID})
+	id := snapID
+	next.CurrentSnapshotID = &id
+	next.LastSequenceNumber = seq
+	next.Extra = maps.Clone(md.Extra)
+	next.Extra["next-row-id"] = json.RawMessage("7")
+	name, err := tbl.CommitMetadata(evolve.OSFS{}, &next, time.UnixMilli(ts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name != "v3.metadata.json" {
+		t.Errorf("committed %s, want v3.metadata.json", name)
+	}
+
+	out, errOut, code = runCLI(t, "cat", dir, "--format", "jsonl", "--workers", "1")
+	if code != exitOK {
+		t.Fatalf("cat: exit %d: %s", code, errOut)
+	}
+	// channel's initial-default "web" fills the files written before it
+	// was added; the new file's amount does not fit decimal(18, 2).
+	want = `{"buyer":"alice","order_shop_id":100,"order_id":1,"price":9.5,"amount":"12.34","channel":"web","region":null}
+{"buyer":"bob","order_shop_id":null,"order_id":2,"price":20.25,"amount":"-0.50","channel":"web","region":null}
+{"buyer":"carol","order_shop_id":5000000000,"order_id":3,"price":1.5,"amount":null,"channel":"web","region":null}
+{"buyer":null,"order_shop_id":101,"order_id":4,"price":3,"amount":"999.99","channel":"web","region":null}
+{"buyer":"dave","order_shop_id":102,"order_id":5,"price":0.1,"amount":"1234567890.12","channel":"app","region":null}
+{"buyer":"erin","order_shop_id":null,"order_id":6,"price":null,"amount":"0.07","channel":null,"region":null}
+{"buyer":"zoe","order_shop_id":7,"order_id":7,"price":1.25,"amount":"123456789012345678.90","channel":"kiosk","region":"eu"}
 `
 	if out != want {
 		t.Errorf("rows:\n%s\nwant\n%s", out, want)
