@@ -45,11 +45,7 @@ func (d orcDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (b
 type avroDecoder struct{ *avro.File }
 
 func (d avroDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (batchSource, error) {
-	br, err := d.NewBatchReader(proj, avro.BatchOptions{BatchRows: n, Allocator: mem})
-	if err != nil {
-		return nil, avroClass(err)
-	}
-	return avroBatches{br}, nil
+	return d.NewBatchReader(proj, avro.BatchOptions{BatchRows: n, Allocator: mem})
 }
 
 // parquetOptions returns the Parquet decoder options a read needs: Paimon
@@ -78,7 +74,7 @@ func openDecoder(r io.ReaderAt, size int64, opts Options) (decoder, Format, erro
 	case FormatAvro:
 		af, err := avro.Open(r, size)
 		if err != nil {
-			return nil, f, avroClass(err)
+			return nil, f, err
 		}
 		return avroDecoder{af}, f, nil
 	default:
