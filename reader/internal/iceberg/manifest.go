@@ -7,6 +7,8 @@ import (
 
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
+
+	"github.com/lakecat/lakecat/reader/internal/avrorec"
 )
 
 // ErrCorruptManifest is matched by errors for manifest lists and manifests
@@ -77,17 +79,17 @@ func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
 		if err := dec.Decode(&rec); err != nil {
 			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), err)
 		}
-		g := getter{m: rec}
+		g := avrorec.Getter{M: rec}
 		mf := ManifestFile{
-			Path:            g.str("manifest_path", true),
-			Length:          g.i64("manifest_length", true),
-			SpecID:          int(g.i64("partition_spec_id", false)),
-			Content:         int(g.i64("content", false)),
-			SequenceNumber:  g.i64("sequence_number", false),
-			AddedSnapshotID: g.i64("added_snapshot_id", false),
+			Path:            g.Str("manifest_path", true),
+			Length:          g.I64("manifest_length", true),
+			SpecID:          int(g.I64("partition_spec_id", false)),
+			Content:         int(g.I64("content", false)),
+			SequenceNumber:  g.I64("sequence_number", false),
+			AddedSnapshotID: g.I64("added_snapshot_id", false),
 		}
-		if g.err != nil {
-			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), g.err)
+		if g.Err != nil {
+			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), g.Err)
 		}
 		out = append(out, mf)
 	}
@@ -194,28 +196,28 @@ func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []
 		if err := dec.Decode(&rec); err != nil {
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: %v", ErrCorruptManifest, len(out), err)
 		}
-		g := getter{m: rec}
+		g := avrorec.Getter{M: rec}
 		dfm, _ := rec["data_file"].(map[string]any)
 		if dfm == nil {
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: no data_file", ErrCorruptManifest, len(out))
 		}
-		d := getter{m: dfm}
+		d := avrorec.Getter{M: dfm}
 		e := ManifestEntry{
-			Status:             int(g.i64("status", true)),
-			SnapshotID:         g.opt("snapshot_id"),
-			SequenceNumber:     g.opt("sequence_number"),
-			FileSequenceNumber: g.opt("file_sequence_number"),
-			Content:            Content(d.i64("content", false)),
-			FilePath:           d.str("file_path", true),
-			FileFormat:         d.str("file_format", true),
-			RecordCount:        d.i64("record_count", true),
-			FileSizeBytes:      d.i64("file_size_in_bytes", true),
-			ContentOffset:      d.opt("content_offset"),
-			ContentSizeBytes:   d.opt("content_size_in_bytes"),
-			ReferencedDataFile: d.str("referenced_data_file", false),
+			Status:             int(g.I64("status", true)),
+			SnapshotID:         g.Opt("snapshot_id"),
+			SequenceNumber:     g.Opt("sequence_number"),
+			FileSequenceNumber: g.Opt("file_sequence_number"),
+			Content:            Content(d.I64("content", false)),
+			FilePath:           d.Str("file_path", true),
+			FileFormat:         d.Str("file_format", true),
+			RecordCount:        d.I64("record_count", true),
+			FileSizeBytes:      d.I64("file_size_in_bytes", true),
+			ContentOffset:      d.Opt("content_offset"),
+			ContentSizeBytes:   d.Opt("content_size_in_bytes"),
+			ReferencedDataFile: d.Str("referenced_data_file", false),
 		}
-		if g.err != nil || d.err != nil {
-			return hdr, nil, fmt.Errorf("%w: manifest entry %d: %v", ErrCorruptManifest, len(out), errors.Join(g.err, d.err))
+		if g.Err != nil || d.Err != nil {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: %v", ErrCorruptManifest, len(out), errors.Join(g.Err, d.Err))
 		}
 		if e.Status < StatusExisting || e.Status > StatusDeleted {
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: status %d", ErrCorruptManifest, len(out), e.Status)
@@ -286,84 +288,4 @@ func intList(v any) ([]int, error) {
 		}
 	}
 	return out, nil
-}
-
-// unwrapUnion returns the value inside a generic nullable-union value of a
-// primitive or array type ({"long": 5}), or v itself.
-func unwrapUnion(v any) any {
-	if m, ok := v.(map[string]any); ok && len(m) == 1 {
-		for k, inner := range m {
-			switch k {
-			case "int", "long", "string", "array", "bytes", "boolean":
-				return inner
-			}
-		}
-	}
-	return v
-}
-
-// getter reads fields of a generic Avro record tolerantly: a field may be
-// missing (format v1 lacks v2 fields), a plain type or a nullable union, and
-// int or long (writers differ). The first type error is kept in err.
-type getter struct {
-	m   map[string]any
-	err error
-}
-
-func (g *getter) fail(key string, format string, args ...any) {
-	if g.err == nil {
-		g.err = fmt.Errorf("field %s: "+format, append([]any{key}, args...)...)
-	}
-}
-
-func (g *getter) num(key string) (int64, bool) {
-	v := unwrapUnion(g.m[key])
-	switch n := v.(type) {
-	case nil:
-		return 0, false
-	case int:
-		return int64(n), true
-	case int32:
-		return int64(n), true
-	case int64:
-		return n, true
-	}
-	g.fail(key, "not an integer but %T", v)
-	return 0, false
-}
-
-// i64 returns the integer field key, or 0 when it is absent or null (an
-// error when required).
-func (g *getter) i64(key string, required bool) int64 {
-	n, ok := g.num(key)
-	if !ok && required {
-		g.fail(key, "missing")
-	}
-	return n
-}
-
-// opt returns the integer field key, or nil when it is absent or null.
-func (g *getter) opt(key string) *int64 {
-	n, ok := g.num(key)
-	if !ok {
-		return nil
-	}
-	return &n
-}
-
-// str returns the string field key, or "" when it is absent or null (an
-// error when required).
-func (g *getter) str(key string, required bool) string {
-	v := unwrapUnion(g.m[key])
-	switch s := v.(type) {
-	case string:
-		return s
-	case nil:
-		if required {
-			g.fail(key, "missing")
-		}
-		return ""
-	}
-	g.fail(key, "not a string but %T", v)
-	return ""
 }

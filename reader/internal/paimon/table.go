@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lakecat/lakecat/reader/internal/avrorec"
 	"github.com/lakecat/lakecat/reader/internal/parallel"
 	"github.com/lakecat/lakecat/reader/internal/storage"
 	"github.com/lakecat/lakecat/schema"
@@ -388,13 +389,13 @@ func (t *Table) readManifestList(ctx context.Context, dir, name string) ([]strin
 	}
 	var out []string
 	for i, r := range recs {
-		g := getter{m: r}
-		n := g.str("_FILE_NAME", true)
-		if g.err == nil && (strings.ContainsAny(n, "/\\") || n == "") {
-			g.fail("_FILE_NAME", "%q is not a file name", n)
+		g := avrorec.Getter{M: r}
+		n := g.Str("_FILE_NAME", true)
+		if g.Err == nil && (strings.ContainsAny(n, "/\\") || n == "") {
+			g.Fail("_FILE_NAME", "%q is not a file name", n)
 		}
-		if g.err != nil {
-			return nil, fmt.Errorf("%w: %s: entry %d: %v", ErrCorruptManifest, p, i, g.err)
+		if g.Err != nil {
+			return nil, fmt.Errorf("%w: %s: entry %d: %v", ErrCorruptManifest, p, i, g.Err)
 		}
 		out = append(out, n)
 	}
@@ -428,30 +429,30 @@ func decodeManifestEntries(b []byte) ([]manifestEntry, error) {
 	}
 	out := make([]manifestEntry, 0, len(recs))
 	for i, r := range recs {
-		g := getter{m: r}
-		e := manifestEntry{kind: int(g.i64("_KIND", true)), partition: g.bytes("_PARTITION")}
-		e.file.Bucket = int(g.i64("_BUCKET", true))
-		e.file.TotalBuckets = int(g.i64("_TOTAL_BUCKETS", false))
-		fr := g.rec("_FILE")
-		if g.err != nil {
-			return nil, fmt.Errorf("%w: entry %d: %v", ErrCorruptManifest, i, g.err)
+		g := avrorec.Getter{M: r}
+		e := manifestEntry{kind: int(g.I64("_KIND", true)), partition: g.Bytes("_PARTITION")}
+		e.file.Bucket = int(g.I64("_BUCKET", true))
+		e.file.TotalBuckets = int(g.I64("_TOTAL_BUCKETS", false))
+		fr := g.Rec("_FILE")
+		if g.Err != nil {
+			return nil, fmt.Errorf("%w: entry %d: %v", ErrCorruptManifest, i, g.Err)
 		}
-		f := getter{m: fr}
-		e.file.FileName = f.str("_FILE_NAME", true)
-		e.file.SizeBytes = f.i64("_FILE_SIZE", true)
-		e.file.RowCount = f.i64("_ROW_COUNT", true)
-		e.file.MinSequenceNumber = f.i64("_MIN_SEQUENCE_NUMBER", false)
-		e.file.MaxSequenceNumber = f.i64("_MAX_SEQUENCE_NUMBER", false)
-		e.file.SchemaID = f.i64("_SCHEMA_ID", true)
-		e.file.Level = int(f.i64("_LEVEL", false))
-		e.file.DeleteRowCount = f.opt("_DELETE_ROW_COUNT")
-		e.file.ExtraFiles = f.strs("_EXTRA_FILES")
-		ext := f.str("_EXTERNAL_PATH", false)
-		if f.err == nil && (e.file.FileName == "" || strings.ContainsAny(e.file.FileName, "/\\") || e.file.SchemaID < 0) {
-			f.fail("_FILE_NAME", "%q (schema id %d) is not a data file", e.file.FileName, e.file.SchemaID)
+		f := avrorec.Getter{M: fr}
+		e.file.FileName = f.Str("_FILE_NAME", true)
+		e.file.SizeBytes = f.I64("_FILE_SIZE", true)
+		e.file.RowCount = f.I64("_ROW_COUNT", true)
+		e.file.MinSequenceNumber = f.I64("_MIN_SEQUENCE_NUMBER", false)
+		e.file.MaxSequenceNumber = f.I64("_MAX_SEQUENCE_NUMBER", false)
+		e.file.SchemaID = f.I64("_SCHEMA_ID", true)
+		e.file.Level = int(f.I64("_LEVEL", false))
+		e.file.DeleteRowCount = f.Opt("_DELETE_ROW_COUNT")
+		e.file.ExtraFiles = f.Strs("_EXTRA_FILES")
+		ext := f.Str("_EXTERNAL_PATH", false)
+		if f.Err == nil && (e.file.FileName == "" || strings.ContainsAny(e.file.FileName, "/\\") || e.file.SchemaID < 0) {
+			f.Fail("_FILE_NAME", "%q (schema id %d) is not a data file", e.file.FileName, e.file.SchemaID)
 		}
-		if f.err != nil {
-			return nil, fmt.Errorf("%w: entry %d: %v", ErrCorruptManifest, i, f.err)
+		if f.Err != nil {
+			return nil, fmt.Errorf("%w: entry %d: %v", ErrCorruptManifest, i, f.Err)
 		}
 		e.file.Path = ext // resolved later when empty
 		e.file.partitionKey = string(e.partition)
@@ -555,19 +556,19 @@ func (t *Table) readIndexManifest(ctx context.Context, dir, name string) ([]Inde
 	live := map[key]int{}
 	var files []*IndexFile
 	for i, r := range recs {
-		g := getter{m: r}
-		kind := g.i64("_KIND", true)
-		part := g.bytes("_PARTITION")
-		f := IndexFile{Type: g.str("_INDEX_TYPE", true), Bucket: int(g.i64("_BUCKET", true)), RowCount: g.i64("_ROW_COUNT", false)}
-		n := g.str("_FILE_NAME", true)
-		if g.err == nil && (n == "" || strings.ContainsAny(n, "/\\")) {
-			g.fail("_FILE_NAME", "%q is not a file name", n)
+		g := avrorec.Getter{M: r}
+		kind := g.I64("_KIND", true)
+		part := g.Bytes("_PARTITION")
+		f := IndexFile{Type: g.Str("_INDEX_TYPE", true), Bucket: int(g.I64("_BUCKET", true)), RowCount: g.I64("_ROW_COUNT", false)}
+		n := g.Str("_FILE_NAME", true)
+		if g.Err == nil && (n == "" || strings.ContainsAny(n, "/\\")) {
+			g.Fail("_FILE_NAME", "%q is not a file name", n)
 		}
-		if g.err != nil {
-			return nil, fmt.Errorf("%w: %s: entry %d: %v", ErrCorruptManifest, p, i, g.err)
+		if g.Err != nil {
+			return nil, fmt.Errorf("%w: %s: entry %d: %v", ErrCorruptManifest, p, i, g.Err)
 		}
 		f.Path = joinPath(t.Root, "index/"+n)
-		if ranges, ok := unwrap(r["_DELETIONS_VECTORS_RANGES"]).([]any); ok {
+		if ranges, ok := avrorec.Unwrap(r["_DELETIONS_VECTORS_RANGES"]).([]any); ok {
 			for _, x := range ranges {
 				rm, _ := x.(map[string]any)
 				if len(rm) == 1 { // a union-wrapped record
