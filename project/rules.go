@@ -94,6 +94,11 @@ var ruleNames = [...]string{
 	formatPaimon:    "paimon",
 }
 
+// SameFormat reports whether r and o are the rules of the same table format,
+// whatever their session time zones (Rules values with different zones are
+// not ==).
+func (r Rules) SameFormat(o Rules) bool { return r.format == o.format }
+
 // String returns the rules' name as [ParseRules] accepts it: "iceberg",
 // "iceberg-v3", "hudi" or "paimon".
 func (r Rules) String() string {

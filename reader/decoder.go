@@ -52,7 +52,7 @@ func (d avroDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (
 // writes TIMESTAMP(7..9) as INT96, whose nanoseconds it keeps.
 func parquetOptions(opts Options) []parquet.Option {
 	po := []parquet.Option{opts.Limits.parquet()}
-	if opts.Rules.String() == project.Paimon.String() {
+	if opts.Rules.SameFormat(project.Paimon) {
 		po = append(po, parquet.WithInt96Nanos())
 	}
 	return po

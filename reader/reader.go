@@ -104,7 +104,7 @@ func Plan(r io.ReaderAt, size int64, opts Options) (*project.Plan, error) {
 	if err != nil {
 		return nil, withFile(opts.Name, err)
 	}
-	p, _, err := plan(dec, opts)
+	p, err := plan(dec, opts)
 	if err != nil {
 		return nil, withFile(opts.Name, err)
 	}
@@ -121,7 +121,7 @@ func FileSchema(r io.ReaderAt, size int64) (*schema.Schema, Format, error) {
 	return dec.Schema(), f, nil
 }
 
-func plan(dec decoder, opts Options) (*project.Plan, *schema.Schema, error) {
+func plan(dec decoder, opts Options) (*project.Plan, error) {
 	file := dec.Schema()
 	read := opts.ReadSchema
 	var resolved *schema.Schema
@@ -131,20 +131,16 @@ func plan(dec decoder, opts Options) (*project.Plan, *schema.Schema, error) {
 	} else {
 		var err error
 		if resolved, err = ResolveFileSchema(file, opts.WriterSchema, opts.NameMapping); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		if _, pq := dec.(parquetDecoder); pq && opts.WriterSchema != nil && opts.Rules.String() == project.Paimon.String() {
+		if _, pq := dec.(parquetDecoder); pq && opts.WriterSchema != nil && opts.Rules.SameFormat(project.Paimon) {
 			alignInstants(resolved.Fields, opts.WriterSchema)
 		}
 		if read == nil {
 			read = selfDescribed(resolved)
 		}
 	}
-	p, err := project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withPosConstant(read, opts.Constants)})
-	if err != nil {
-		return nil, nil, err
-	}
-	return p, read, nil
+	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withPosConstant(read, opts.Constants)})
 }
 
 func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileReader, error) {
@@ -155,7 +151,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := plan(dec, opts)
+	p, err := plan(dec, opts)
 	if err != nil {
 		return nil, err
 	}
