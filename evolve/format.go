@@ -91,7 +91,7 @@ func canPromote(r project.Rules, from, to schema.Type) bool {
 	if schema.Equal(from, to) {
 		return true
 	}
-	if from.Kind() == schema.KindUnknown && r == project.IcebergV3 {
+	if from.Kind() == schema.KindUnknown && r.SameFormat(project.IcebergV3) {
 		return true
 	}
 	fp, ok1 := from.(schema.PrimitiveType)
