@@ -16,6 +16,7 @@ import (
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 )
 
 // killFS is a file system whose process is killed at operation n (counting
@@ -23,7 +24,7 @@ import (
 // committer would do after it (removing its temporary file, retrying)
 // happens.
 type killFS struct {
-	evolve.FS
+	storage.WriteFS
 	n, calls int
 }
 
@@ -37,46 +38,57 @@ func (k *killFS) hit() error {
 	return nil
 }
 
-func (k *killFS) ReadFile(n string) ([]byte, error) {
+func (k *killFS) Open(ctx context.Context, n string) (storage.File, error) {
 	if err := k.hit(); err != nil {
 		return nil, err
 	}
-	return k.FS.ReadFile(n)
+	return k.WriteFS.Open(ctx, n)
 }
 
-func (k *killFS) ReadDir(n string) ([]string, error) {
+func (k *killFS) List(ctx context.Context, n string) ([]string, error) {
 	if err := k.hit(); err != nil {
 		return nil, err
 	}
-	return k.FS.ReadDir(n)
+	return k.WriteFS.List(ctx, n)
 }
 
-func (k *killFS) WriteTemp(d string, b []byte) (string, error) {
-	if err := k.hit(); err != nil {
-		return "", err
-	}
-	return k.FS.WriteTemp(d, b)
-}
-
-func (k *killFS) LinkNoReplace(a, b string) error {
+// CreateNoReplace counts as the three steps of storage.OSFS's protocol, so
+// that a kill can land between them: writing the temporary file, linking
+// it into place, removing it. A kill after the first or second step leaves
+// the temporary file as the killed process would.
+func (k *killFS) CreateNoReplace(ctx context.Context, n string, b []byte) error {
 	if err := k.hit(); err != nil {
 		return err
 	}
-	return k.FS.LinkNoReplace(a, b)
+	leave := func() {
+		os.WriteFile(filepath.Join(filepath.Dir(filepath.FromSlash(n)), ".lakecat-killed.tmp"), b, 0o644)
+	}
+	if err := k.hit(); err != nil {
+		leave()
+		return err
+	}
+	if err := k.WriteFS.CreateNoReplace(ctx, n, b); err != nil {
+		return err
+	}
+	if err := k.hit(); err != nil {
+		leave()
+		return err
+	}
+	return nil
 }
 
-func (k *killFS) Rename(a, b string) error {
+func (k *killFS) Replace(ctx context.Context, n string, b []byte) error {
 	if err := k.hit(); err != nil {
 		return err
 	}
-	return k.FS.Rename(a, b)
+	return k.WriteFS.Replace(ctx, n, b)
 }
 
-func (k *killFS) Remove(n string) error {
+func (k *killFS) Remove(ctx context.Context, n string) error {
 	if err := k.hit(); err != nil {
 		return err
 	}
-	return k.FS.Remove(n)
+	return k.WriteFS.Remove(ctx, n)
 }
 
 // copyTree copies the folder src to a new temporary folder.
@@ -163,7 +175,7 @@ func TestCommitKilledAtEveryStep(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			update := func() *evolve.UpdateSchema { return evolve.NewUpdate().AddColumn("killed_col", schema.Int, "") }
-			commit := func(fsys evolve.FS, dir string) error {
+			commit := func(fsys storage.WriteFS, dir string) error {
 				c := evolve.Committer{FS: fsys, MaxAttempts: 1}
 				var err error
 				if tc.name == "paimon" {
@@ -175,7 +187,7 @@ func TestCommitKilledAtEveryStep(t *testing.T) {
 			}
 			before := readTable(t, copyTree(t, tc.src), tc.opts)
 			done := copyTree(t, tc.src)
-			if err := commit(evolve.OSFS{}, done); err != nil {
+			if err := commit(storage.OSFS{}, done); err != nil {
 				t.Fatal(err)
 			}
 			after := readTable(t, done, tc.opts)
@@ -185,7 +197,7 @@ func TestCommitKilledAtEveryStep(t *testing.T) {
 			var asBefore, asAfter, leftovers int
 			for n := 1; ; n++ {
 				dir := copyTree(t, tc.src)
-				k := &killFS{FS: evolve.OSFS{}, n: n}
+				k := &killFS{WriteFS: storage.OSFS{}, n: n}
 				err := commit(k, dir)
 				if k.calls < n {
 					if err != nil {

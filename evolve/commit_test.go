@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 )
 
 // copyDir copies the tree at src into a new temporary directory.
@@ -44,7 +45,7 @@ func copyDir(t testing.TB, src string) string {
 
 func listDir(t testing.TB, dir string) []string {
 	t.Helper()
-	names, err := OSFS{}.ReadDir(dir)
+	names, err := storage.OSFS{}.List(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestCommitIceberg(t *testing.T) {
 	if string(hint) != "2" {
 		t.Fatalf("version-hint.text = %q", hint)
 	}
-	tbl, err := LoadIcebergTable(OSFS{}, dir)
+	tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestCommitBundledOrders(t *testing.T) {
 	if f == nil || f.Name != "region" || !f.Required || f.InitialDefault != "eu" || res.New.FindByID(2).Name != "buyer" {
 		t.Fatalf("new schema %v", res.New)
 	}
-	tbl, err := LoadIcebergTable(OSFS{}, dir)
+	tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,21 +137,22 @@ func TestCommitBundledOrders(t *testing.T) {
 	}
 }
 
-// hookFS runs before on the first LinkNoReplace, to let another writer win.
+// hookFS runs before on the first CreateNoReplace, to let another writer
+// win.
 type hookFS struct {
-	FS
+	storage.WriteFS
 	once   sync.Once
 	before func()
 }
 
-func (h *hookFS) LinkNoReplace(oldname, newname string) error {
+func (h *hookFS) CreateNoReplace(ctx context.Context, name string, data []byte) error {
 	h.once.Do(h.before)
-	return h.FS.LinkNoReplace(oldname, newname)
+	return h.WriteFS.CreateNoReplace(ctx, name, data)
 }
 
 func TestCommitIcebergLostRace(t *testing.T) {
 	dir := copyDir(t, "testdata/iceberg-v2")
-	h := &hookFS{FS: OSFS{}}
+	h := &hookFS{WriteFS: storage.OSFS{}}
 	h.before = func() {
 		if _, err := (&Committer{}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("b", schema.Int, "")); err != nil {
 			t.Errorf("winner: %v", err)
@@ -163,7 +165,7 @@ func TestCommitIcebergLostRace(t *testing.T) {
 	if res.Attempts != 2 || res.New.ID != 3 || res.LastColumnID != 7 || res.File != filepath.Join(dir, "metadata", "v3.metadata.json") {
 		t.Fatalf("result %+v", res)
 	}
-	tbl, _ := LoadIcebergTable(OSFS{}, dir)
+	tbl, _ := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
 	cur := tbl.Metadata.CurrentSchema()
 	if cur.FindByName("b", false).ID != 6 || cur.FindByName("a", false).ID != 7 || len(tbl.Metadata.Schemas) != 4 {
 		t.Fatalf("final schema %v", cur)
@@ -175,7 +177,7 @@ func TestCommitIcebergLostRace(t *testing.T) {
 		}
 	}
 	// With one attempt only, the lost race is the error.
-	h = &hookFS{FS: OSFS{}}
+	h = &hookFS{WriteFS: storage.OSFS{}}
 	h.before = func() {
 		(&Committer{}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("c", schema.Int, ""))
 	}
@@ -222,13 +224,13 @@ func TestConcurrentCommits(t *testing.T) {
 			var cur *schema.Schema
 			var last, schemas int
 			if form == "paimon" {
-				tbl, err := LoadPaimonTable(OSFS{}, dir)
+				tbl, err := LoadPaimonTable(context.Background(), storage.OSFS{}, dir)
 				if err != nil {
 					t.Fatal(err)
 				}
 				cur, last, schemas = tbl.Schema.Schema(), tbl.Schema.HighestFieldID, tbl.Schema.ID+1
 			} else {
-				tbl, err := LoadIcebergTable(OSFS{}, dir)
+				tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -261,7 +263,7 @@ func TestConcurrentCommits(t *testing.T) {
 
 // faultFS fails its nth operation (counting from 1).
 type faultFS struct {
-	FS
+	storage.WriteFS
 	n, calls int
 }
 
@@ -275,46 +277,39 @@ func (f *faultFS) hit() error {
 	return nil
 }
 
-func (f *faultFS) ReadFile(n string) ([]byte, error) {
+func (f *faultFS) Open(ctx context.Context, n string) (storage.File, error) {
 	if err := f.hit(); err != nil {
 		return nil, err
 	}
-	return f.FS.ReadFile(n)
+	return f.WriteFS.Open(ctx, n)
 }
 
-func (f *faultFS) ReadDir(n string) ([]string, error) {
+func (f *faultFS) List(ctx context.Context, n string) ([]string, error) {
 	if err := f.hit(); err != nil {
 		return nil, err
 	}
-	return f.FS.ReadDir(n)
+	return f.WriteFS.List(ctx, n)
 }
 
-func (f *faultFS) WriteTemp(d string, b []byte) (string, error) {
-	if err := f.hit(); err != nil {
-		return "", err
-	}
-	return f.FS.WriteTemp(d, b)
-}
-
-func (f *faultFS) LinkNoReplace(a, b string) error {
+func (f *faultFS) CreateNoReplace(ctx context.Context, n string, b []byte) error {
 	if err := f.hit(); err != nil {
 		return err
 	}
-	return f.FS.LinkNoReplace(a, b)
+	return f.WriteFS.CreateNoReplace(ctx, n, b)
 }
 
-func (f *faultFS) Rename(a, b string) error {
+func (f *faultFS) Replace(ctx context.Context, n string, b []byte) error {
 	if err := f.hit(); err != nil {
 		return err
 	}
-	return f.FS.Rename(a, b)
+	return f.WriteFS.Replace(ctx, n, b)
 }
 
-func (f *faultFS) Remove(n string) error {
+func (f *faultFS) Remove(ctx context.Context, n string) error {
 	if err := f.hit(); err != nil {
 		return err
 	}
-	return f.FS.Remove(n)
+	return f.WriteFS.Remove(ctx, n)
 }
 
 // TestCommitFaults fails each file system operation of a commit in turn:
@@ -325,7 +320,7 @@ func TestCommitFaults(t *testing.T) {
 	for _, form := range []string{"iceberg-v2", "paimon"} {
 		for n := 1; ; n++ {
 			dir := copyDir(t, "testdata/"+form)
-			f := &faultFS{FS: OSFS{}, n: n}
+			f := &faultFS{WriteFS: storage.OSFS{}, n: n}
 			c := Committer{FS: f, MaxAttempts: 1}
 			u := NewUpdate().AddColumn("x", schema.Int, "")
 			var err error
@@ -342,13 +337,13 @@ func TestCommitFaults(t *testing.T) {
 			}
 			var cur *schema.Schema
 			if form == "paimon" {
-				tbl, lerr := LoadPaimonTable(OSFS{}, dir)
+				tbl, lerr := LoadPaimonTable(context.Background(), storage.OSFS{}, dir)
 				if lerr != nil {
 					t.Fatal(lerr)
 				}
 				cur = tbl.Schema.Schema()
 			} else {
-				tbl, lerr := LoadIcebergTable(OSFS{}, dir)
+				tbl, lerr := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
 				if lerr != nil {
 					t.Fatal(lerr)
 				}
@@ -382,7 +377,7 @@ func TestCommitIcebergUUIDNames(t *testing.T) {
 	os.WriteFile(filepath.Join(mdir, "00000-0d4cf1c2-0a43-4a39-8d7c-2a0f7f3f0b1e.metadata.json"), []byte("{}"), 0o644)
 	os.WriteFile(filepath.Join(mdir, "00001-5e1d3b7e-a3f4-4c6a-9d2b-7f3c1e2d4a5b.metadata.json"), data, 0o644)
 	const next = "00002-8b5c8582-95b2-52a3-ad8e-5c058262e07e.metadata.json"
-	tbl, err := LoadIcebergTable(OSFS{}, dir)
+	tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +475,7 @@ func TestEvolveBundledOrdersFiveChanges(t *testing.T) {
 	var diff bytes.Buffer
 	WriteDiff(&diff, res.Old, res.New, 8, res.LastColumnID)
 	checkGolden(t, "testdata/orders-diff.golden", diff.Bytes())
-	tbl, err := LoadIcebergTable(OSFS{}, dir)
+	tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

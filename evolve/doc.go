@@ -61,5 +61,6 @@
 // then linked into place without replacing anything, so that of two writers
 // committing the same version exactly one wins; the other loads the new
 // state, applies its changes again and retries. All file access goes through
-// the small [FS] interface.
+// a [storage.WriteFS]: the local file system or an object store
+// (package storage/blob), whose conditional writes give the same guarantee.
 package evolve

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 )
 
 // ErrNoMetadata: a table directory holds no metadata file this package
@@ -71,9 +71,9 @@ const maxMetadataBytes = 1 << 30
 // metadata/version-hint.text is only a hint (Iceberg table spec, "File System
 // Tables") and is not trusted over the directory listing. Errors:
 // [ErrNoMetadata], or the file system's and the decoder's.
-func LoadIcebergTable(fsys FS, dir string) (*IcebergTable, error) {
-	mdir := filepath.Join(dir, "metadata")
-	names, err := fsys.ReadDir(mdir)
+func LoadIcebergTable(ctx context.Context, fsys storage.FS, dir string) (*IcebergTable, error) {
+	mdir := storage.JoinPath(dir, "metadata")
+	names, err := fsys.List(ctx, mdir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w in %s", ErrNoMetadata, dir)
@@ -89,7 +89,7 @@ func LoadIcebergTable(fsys FS, dir string) (*IcebergTable, error) {
 	if best == "" {
 		return nil, fmt.Errorf("%w in %s", ErrNoMetadata, mdir)
 	}
-	data, err := fsys.ReadFile(filepath.Join(mdir, best))
+	data, err := storage.ReadFile(ctx, fsys, storage.JoinPath(mdir, best))
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ const defaultPreviousVersionsMax = 100
 // A writer that committed the same version first makes it return a
 // [*ConflictError] (matching [ErrCommitConflict]); load the table again and
 // retry. t is not modified.
-func (t *IcebergTable) CommitMetadata(fsys FS, m *schema.TableMetadata, now time.Time) (string, error) {
+func (t *IcebergTable) CommitMetadata(ctx context.Context, fsys storage.WriteFS, m *schema.TableMetadata, now time.Time) (string, error) {
 	out := *m
 	out.LastUpdatedMs = max(now.UnixMilli(), t.Metadata.LastUpdatedMs)
 	loc := t.Metadata.Location
@@ -164,17 +164,13 @@ func (t *IcebergTable) CommitMetadata(fsys FS, m *schema.TableMetadata, now time
 	if err != nil {
 		return "", err
 	}
-	mdir := filepath.Join(t.Dir, "metadata")
+	mdir := storage.JoinPath(t.Dir, "metadata")
 	name := t.nextMetadataFile()
-	if err := publish(fsys, filepath.Join(mdir, name), data); err != nil {
+	if err := publish(ctx, fsys, storage.JoinPath(mdir, name), data); err != nil {
 		return "", err
 	}
 	if _, hadoop, _ := metadataVersion(name); hadoop {
-		if tmp, err := fsys.WriteTemp(mdir, []byte(strconv.Itoa(t.Version+1))); err == nil {
-			if fsys.Rename(tmp, filepath.Join(mdir, "version-hint.text")) != nil {
-				fsys.Remove(tmp)
-			}
-		}
+		_ = fsys.Replace(ctx, storage.JoinPath(mdir, "version-hint.text"), []byte(strconv.Itoa(t.Version+1)))
 	}
 	return name, nil
 }
@@ -184,17 +180,17 @@ func (t *IcebergTable) CommitMetadata(fsys FS, m *schema.TableMetadata, now time
 // The zero value uses the operating system's file system, 10 attempts and
 // the wall clock.
 type Committer struct {
-	// FS is the file system; nil means [OSFS].
-	FS FS
+	// FS is the storage the table is in; nil means [storage.OSFS].
+	FS storage.WriteFS
 	// MaxAttempts bounds the attempts of one commit; 0 means 10.
 	MaxAttempts int
 	// Now returns the commit time; nil means time.Now.
 	Now func() time.Time
 }
 
-func (c *Committer) fs() FS {
+func (c *Committer) fs() storage.WriteFS {
 	if c.FS == nil {
-		return OSFS{}
+		return storage.OSFS{}
 	}
 	return c.FS
 }
@@ -254,7 +250,7 @@ func (c *Committer) CommitIceberg(ctx context.Context, dir string, update *Updat
 		if err := ctx.Err(); err != nil {
 			return Result{Attempts: n - 1}, err
 		}
-		t, err := LoadIcebergTable(fsys, dir)
+		t, err := LoadIcebergTable(ctx, fsys, dir)
 		if err != nil {
 			return Result{Attempts: n}, err
 		}
@@ -267,9 +263,9 @@ func (c *Committer) CommitIceberg(ctx context.Context, dir string, update *Updat
 		if !sc.Changed {
 			return res, nil
 		}
-		name, err := t.CommitMetadata(fsys, sc.Metadata, c.now())
+		name, err := t.CommitMetadata(ctx, fsys, sc.Metadata, c.now())
 		if err == nil {
-			res.File = filepath.Join(dir, "metadata", name)
+			res.File = storage.JoinPath(storage.JoinPath(dir, "metadata"), name)
 			return res, nil
 		}
 		if !errors.Is(err, ErrCommitConflict) || n >= c.attempts() {
@@ -285,11 +281,21 @@ func (c *Committer) CommitIceberg(ctx context.Context, dir string, update *Updat
 // (a "metadata" directory) or a Paimon table (a "schema" directory) — on the
 // operating system's file system, retrying lost races ([Committer]).
 func Commit(ctx context.Context, dir string, update *UpdateSchema) (Result, error) {
-	var c Committer
-	if _, err := (OSFS{}).ReadDir(filepath.Join(dir, "metadata")); err == nil {
+	return (&Committer{}).Commit(ctx, dir, update)
+}
+
+// Commit applies update to the table in dir on c.FS — an Iceberg table (a
+// "metadata" directory) or a Paimon table (a "schema" directory) —
+// retrying lost races.
+func (c *Committer) Commit(ctx context.Context, dir string, update *UpdateSchema) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	fsys := c.fs()
+	if _, err := fsys.List(ctx, storage.JoinPath(dir, "metadata")); err == nil {
 		return c.CommitIceberg(ctx, dir, update)
 	}
-	if _, err := (OSFS{}).ReadDir(filepath.Join(dir, "schema")); err == nil {
+	if _, err := fsys.List(ctx, storage.JoinPath(dir, "schema")); err == nil {
 		return c.CommitPaimon(ctx, dir, update)
 	}
 	return Result{}, fmt.Errorf("%w in %s (neither metadata/ nor schema/)", ErrNoMetadata, dir)

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 )
 
 // PaimonTable is a Paimon table directory as loaded by [LoadPaimonTable].
@@ -24,9 +24,9 @@ type PaimonTable struct {
 // LoadPaimonTable decodes the latest schema file of the Paimon table in dir:
 // schema/schema-N with the highest N (Paimon's SchemaManager.latest).
 // Errors: [ErrNoMetadata], or the file system's and the decoder's.
-func LoadPaimonTable(fsys FS, dir string) (*PaimonTable, error) {
-	sdir := filepath.Join(dir, "schema")
-	names, err := fsys.ReadDir(sdir)
+func LoadPaimonTable(ctx context.Context, fsys storage.FS, dir string) (*PaimonTable, error) {
+	sdir := storage.JoinPath(dir, "schema")
+	names, err := fsys.List(ctx, sdir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w in %s", ErrNoMetadata, dir)
@@ -45,7 +45,7 @@ func LoadPaimonTable(fsys FS, dir string) (*PaimonTable, error) {
 		return nil, fmt.Errorf("%w in %s", ErrNoMetadata, sdir)
 	}
 	name := schema.PaimonSchemaFileName(best)
-	data, err := fsys.ReadFile(filepath.Join(sdir, name))
+	data, err := storage.ReadFile(ctx, fsys, storage.JoinPath(sdir, name))
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (c *Committer) CommitPaimon(ctx context.Context, dir string, update *Update
 		if err := ctx.Err(); err != nil {
 			return Result{Attempts: n - 1}, err
 		}
-		t, err := LoadPaimonTable(fsys, dir)
+		t, err := LoadPaimonTable(ctx, fsys, dir)
 		if err != nil {
 			return Result{Attempts: n}, err
 		}
@@ -138,8 +138,8 @@ func (c *Committer) CommitPaimon(ctx context.Context, dir string, update *Update
 		if err != nil {
 			return res, err
 		}
-		file := filepath.Join(dir, "schema", schema.PaimonSchemaFileName(next.ID))
-		err = publish(fsys, file, data)
+		file := storage.JoinPath(storage.JoinPath(dir, "schema"), schema.PaimonSchemaFileName(next.ID))
+		err = publish(ctx, fsys, file, data)
 		if err == nil {
 			res.File = file
 			return res, nil

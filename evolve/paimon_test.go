@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 )
 
 func TestCommitPaimon(t *testing.T) {
@@ -38,7 +39,7 @@ func TestCommitPaimon(t *testing.T) {
 		res.File != filepath.Join(dir, "schema", "schema-1") {
 		t.Fatalf("result %+v\n%v", res, res.New)
 	}
-	tbl, err := LoadPaimonTable(OSFS{}, dir)
+	tbl, err := LoadPaimonTable(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestCommitPaimon(t *testing.T) {
 
 func TestPaimonNoReplace(t *testing.T) {
 	dir := copyDir(t, "testdata/paimon")
-	h := &hookFS{FS: OSFS{}}
+	h := &hookFS{WriteFS: storage.OSFS{}}
 	h.before = func() {
 		os.WriteFile(filepath.Join(dir, "schema", "schema-1"), []byte("winner"), 0o644)
 	}
@@ -119,7 +120,7 @@ func TestPaimonRealNested(t *testing.T) {
 	if f3 == nil || f3.ID != 9 || res.LastColumnID != 9 || res.New.ID != 1 || res.New.FindByID(3).Name != "c0" {
 		t.Fatalf("result %+v\n%v", res, res.New)
 	}
-	tbl, err := LoadPaimonTable(OSFS{}, dir)
+	tbl, err := LoadPaimonTable(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,15 +11,15 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/render"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/storage"
 )
 
 // fastRetry retries quickly, for tests.
-func fastRetry(retries *atomic.Int64) reader.RetryPolicy {
-	return reader.RetryPolicy{Attempts: 4, Backoff: time.Millisecond, MaxBackoff: 4 * time.Millisecond,
+func fastRetry(retries *atomic.Int64) storage.RetryPolicy {
+	return storage.RetryPolicy{Attempts: 4, Backoff: time.Millisecond, MaxBackoff: 4 * time.Millisecond,
 		OnRetry: func(op, path string, attempt int, err error) { retries.Add(1) }}
 }
 
@@ -74,8 +74,8 @@ func TestStorageFaultsEveryCall(t *testing.T) {
 	var retried, failed, failedBare int
 	for n := int64(1); n <= total; n++ {
 		var retries atomic.Int64
-		ff := &faultFS{fs: reader.OSFS{}, failAt: n, failErr: reader.ErrTransient}
-		got, err := scanTable(ctx, dir, reader.RetryFS(ff, fastRetry(&retries)), mem)
+		ff := &faultFS{fs: reader.OSFS{}, failAt: n, failErr: storage.ErrTransient}
+		got, err := scanTable(ctx, dir, storage.RetryFS(ff, fastRetry(&retries)), mem)
 		if err != nil || got != want {
 			t.Errorf("transient fault at call %d (%v): err %v, rows\n%s", n, ff.log, err, got)
 		}
@@ -85,7 +85,7 @@ func TestStorageFaultsEveryCall(t *testing.T) {
 
 		ff = &faultFS{fs: reader.OSFS{}, failAt: n, failErr: errPermanent}
 		retries.Store(0)
-		got, err = scanTable(ctx, dir, reader.RetryFS(ff, fastRetry(&retries)), mem)
+		got, err = scanTable(ctx, dir, storage.RetryFS(ff, fastRetry(&retries)), mem)
 		switch {
 		case ff.faults.Load() == 0 && err == nil && got == want:
 			// Scheduling moved the call numbers: the fault hit nothing.
@@ -97,8 +97,8 @@ func TestStorageFaultsEveryCall(t *testing.T) {
 			failed++
 		}
 
-		ff = &faultFS{fs: reader.OSFS{}, failAt: n, failErr: reader.ErrTransient}
-		if _, err := scanTable(ctx, dir, ff, mem); errors.Is(err, reader.ErrTransient) {
+		ff = &faultFS{fs: reader.OSFS{}, failAt: n, failErr: storage.ErrTransient}
+		if _, err := scanTable(ctx, dir, ff, mem); errors.Is(err, storage.ErrTransient) {
 			failedBare++
 		} else if ff.faults.Load() != 0 {
 			t.Errorf("transient fault at call %d without retries: err %v", n, err)
@@ -124,8 +124,8 @@ func TestStorageShortReadsAndFlakyReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	var retries atomic.Int64
-	ff := &faultFS{fs: reader.OSFS{}, shortReads: 7, failEvery: 5, failErr: reader.ErrTransient}
-	got, err := scanTable(ctx, dir, reader.RetryFS(ff, fastRetry(&retries)), mem)
+	ff := &faultFS{fs: reader.OSFS{}, shortReads: 7, failEvery: 5, failErr: storage.ErrTransient}
+	got, err := scanTable(ctx, dir, storage.RetryFS(ff, fastRetry(&retries)), mem)
 	if err != nil || got != want {
 		t.Fatalf("err %v, rows\n%s\nwant\n%s", err, got, want)
 	}
@@ -145,10 +145,10 @@ func TestStorageRetriesBounded(t *testing.T) {
 	dir := bundledOrders(t)
 	mem := testutil.CheckedAllocator(t)
 	var retries atomic.Int64
-	always := &alwaysFailFS{err: reader.ErrTransient}
+	always := &alwaysFailFS{err: storage.ErrTransient}
 	start := time.Now()
-	_, err := scanTable(context.Background(), dir, reader.RetryFS(always, fastRetry(&retries)), mem)
-	if !errors.Is(err, reader.ErrTransient) || !strings.Contains(err.Error(), "(4 tries)") {
+	_, err := scanTable(context.Background(), dir, storage.RetryFS(always, fastRetry(&retries)), mem)
+	if !errors.Is(err, storage.ErrTransient) || !strings.Contains(err.Error(), "(4 tries)") {
 		t.Errorf("err %v, want the transient error after 4 tries", err)
 	}
 	if always.calls.Load() != 4 || retries.Load() != 3 {
@@ -170,13 +170,13 @@ func TestStorageDelays(t *testing.T) {
 		t.Fatal(err)
 	}
 	slow := &faultFS{fs: reader.OSFS{}, readDelay: 20 * time.Millisecond}
-	got, err := scanTable(context.Background(), dir, reader.RetryFS(slow, reader.RetryPolicy{}), mem)
+	got, err := scanTable(context.Background(), dir, storage.RetryFS(slow, storage.RetryPolicy{}), mem)
 	if err != nil || got != want {
 		t.Fatalf("slow reads: err %v, rows\n%s", err, got)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
 	defer cancel()
-	got, err = scanTable(ctx, dir, reader.RetryFS(slow, reader.RetryPolicy{}), mem)
+	got, err = scanTable(ctx, dir, storage.RetryFS(slow, storage.RetryPolicy{}), mem)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("deadline: err %v, rows\n%s", err, got)
 	}
@@ -184,34 +184,6 @@ func TestStorageDelays(t *testing.T) {
 		t.Error("deadline: all rows and an error")
 	}
 }
-
-// TestIsTransient pins the default classification.
-func TestIsTransient(t *testing.T) {
-	cases := []struct {
-		err  error
-		want bool
-	}{
-		{nil, false},
-		{reader.ErrTransient, true},
-		{errPermanent, false},
-		{context.Canceled, false},
-		{lakecat.ErrNotFound, false},
-		{httpErr(503), true},
-		{httpErr(429), true},
-		{httpErr(403), false},
-		{httpErr(404), false},
-	}
-	for _, c := range cases {
-		if got := reader.IsTransient(c.err); got != c.want {
-			t.Errorf("IsTransient(%v) = %v", c.err, got)
-		}
-	}
-}
-
-type httpErr int
-
-func (e httpErr) Error() string       { return "http status " + string(rune('0'+int(e)/100)) + "xx" }
-func (e httpErr) HTTPStatusCode() int { return int(e) }
 
 type alwaysFailFS struct {
 	err   error

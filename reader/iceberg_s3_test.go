@@ -18,13 +18,13 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/reader/blobfs"
+	"github.com/lakecat/lakecat/storage/blob"
 )
 
 // s3Fake serves an in-memory S3 (gofakes3) on loopback and returns a
-// blobfs.FS with bucket "lake" opened through gocloud's s3blob (path-style
+// blob.FS with bucket "lake" opened through gocloud's s3blob (path-style
 // addressing, anonymous credentials), plus a counter of GET requests.
-func s3Fake(t *testing.T) (*blobfs.FS, *atomic.Int64) {
+func s3Fake(t *testing.T) (*blob.FS, *atomic.Int64) {
 	t.Helper()
 	backend := s3mem.New()
 	if err := backend.CreateBucket("lake"); err != nil {
@@ -51,14 +51,14 @@ func s3Fake(t *testing.T) (*blobfs.FS, *atomic.Int64) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	fsys := blobfs.New()
+	fsys := blob.New()
 	fsys.SetBucket("s3://lake", b)
 	t.Cleanup(func() { fsys.Close() })
 	return fsys, &gets
 }
 
 // upload copies the local folder dir to s3://lake/<key>/.
-func upload(t *testing.T, fsys *blobfs.FS, dir, key string) {
+func upload(t *testing.T, fsys *blob.FS, dir, key string) {
 	t.Helper()
 	ctx := context.Background()
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {

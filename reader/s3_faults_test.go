@@ -19,7 +19,8 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/reader/blobfs"
+	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/storage/blob"
 )
 
 // s3Faults is what the fake S3 server does to ranged GETs (numbered from
@@ -56,9 +57,9 @@ func (f *s3Faults) damage(n, every int64, key string) bool {
 }
 
 // faultyS3 serves the in-memory S3 fake (gofakes3) with faults on ranged
-// GETs and returns a blobfs.FS over it. The AWS SDK's own retries are off,
-// so that what is retried is retried by reader.RetryFS.
-func faultyS3(t *testing.T, f *s3Faults) *blobfs.FS {
+// GETs and returns a blob.FS over it. The AWS SDK's own retries are off,
+// so that what is retried is retried by storage.RetryFS.
+func faultyS3(t *testing.T, f *s3Faults) *blob.FS {
 	t.Helper()
 	backend := s3mem.New()
 	if err := backend.CreateBucket("lake"); err != nil {
@@ -112,7 +113,7 @@ func faultyS3(t *testing.T, f *s3Faults) *blobfs.FS {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	fsys := blobfs.New()
+	fsys := blob.New()
 	fsys.SetBucket("s3://lake", b)
 	t.Cleanup(func() { fsys.Close() })
 	return fsys
@@ -150,7 +151,7 @@ func TestS3Faults(t *testing.T) {
 			var retries atomic.Int64
 			var fsys reader.FS = s3fs
 			if c.retry {
-				fsys = reader.RetryFS(s3fs, fastRetry(&retries))
+				fsys = storage.RetryFS(s3fs, fastRetry(&retries))
 			}
 			got, err := scanTable(context.Background(), "s3://lake/orders", fsys, testutil.CheckedAllocator(t))
 			t.Logf("%d ranged GETs, %d faults, %d retries, err %v", c.faults.gets.Load(), c.faults.faults.Load(), retries.Load(), err)

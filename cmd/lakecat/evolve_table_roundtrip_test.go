@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/lakecat/lakecat/evolve"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 )
 
 // readAvroFile decodes every record of an Avro object container file and
@@ -275,7 +277,7 @@ committed ` + filepath.Join(dir, "metadata", "v2.metadata.json") + " (last-colum
 	if out != want {
 		t.Fatalf("evolve output:\n%s\nwant\n%s", out, want)
 	}
-	tbl, err := evolve.LoadIcebergTable(evolve.OSFS{}, dir)
+	tbl, err := evolve.LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +348,7 @@ committed ` + filepath.Join(dir, "metadata", "v2.metadata.json") + " (last-colum
 	next.LastSequenceNumber = seq
 	next.Extra = maps.Clone(md.Extra)
 	next.Extra["next-row-id"] = json.RawMessage("7")
-	name, err := tbl.CommitMetadata(evolve.OSFS{}, &next, time.UnixMilli(ts))
+	name, err := tbl.CommitMetadata(context.Background(), storage.OSFS{}, &next, time.UnixMilli(ts))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/lakecat/lakecat/evolve"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/storage/blob"
 )
 
 // change is one schema-change flag, kept in command-line order.
@@ -103,10 +105,18 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 		}
 		u.UnionByName(doc.Schema)
 	}
-	if o.DryRun {
-		return previewEvolve(f, o.Table, u)
+	var c evolve.Committer
+	dir := o.Table
+	if blob.IsURL(dir) {
+		bfs := blob.New()
+		defer bfs.Close()
+		dir = bfs.StripQuery(dir) // driver options such as ?region=…&endpoint=…
+		c.FS = bfs
 	}
-	res, err := evolve.Commit(ctx, o.Table, u)
+	if o.DryRun {
+		return previewEvolve(ctx, f, c.FS, dir, u)
+	}
+	res, err := c.Commit(ctx, dir, u)
 	if err != nil {
 		return err
 	}
@@ -123,14 +133,17 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 
 // previewEvolve applies u to the table's current schema and prints the diff
 // without writing anything.
-func previewEvolve(f *factory, dir string, u *evolve.UpdateSchema) error {
-	format, err := reader.DetectTableFormat(context.Background(), reader.OSFS{}, dir)
+func previewEvolve(ctx context.Context, f *factory, fsys storage.FS, dir string, u *evolve.UpdateSchema) error {
+	if fsys == nil {
+		fsys = storage.OSFS{}
+	}
+	format, err := reader.DetectTableFormat(ctx, fsys, dir)
 	if err != nil {
 		return err
 	}
 	switch format {
 	case reader.TableIceberg:
-		t, err := evolve.LoadIcebergTable(evolve.OSFS{}, dir)
+		t, err := evolve.LoadIcebergTable(ctx, fsys, dir)
 		if err != nil {
 			return err
 		}
@@ -143,7 +156,7 @@ func previewEvolve(f *factory, dir string, u *evolve.UpdateSchema) error {
 			return err
 		}
 	case reader.TablePaimon:
-		t, err := evolve.LoadPaimonTable(evolve.OSFS{}, dir)
+		t, err := evolve.LoadPaimonTable(ctx, fsys, dir)
 		if err != nil {
 			return err
 		}

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/reader/blobfs"
+	"github.com/lakecat/lakecat/storage/blob"
 )
 
 // tableFlags are the flags of a table read (cat, schema, files on a table).
@@ -53,7 +53,7 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 // folder, an object-store URL (s3://, gs://, azblob://, file://), or an
 // Iceberg metadata file named directly.
 func isTable(path string) bool {
-	if strings.HasSuffix(path, ".metadata.json") || blobfs.IsURL(path) {
+	if strings.HasSuffix(path, ".metadata.json") || blob.IsURL(path) {
 		return true
 	}
 	st, err := os.Stat(path)
@@ -170,8 +170,8 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 		return nil, err
 	}
 	o.Columns, o.BatchRows = columns, batchRows
-	if blobfs.IsURL(path) {
-		bfs := blobfs.New()
+	if blob.IsURL(path) {
+		bfs := blob.New()
 		path = bfs.StripQuery(path) // driver options such as ?region=…&endpoint=…
 		o.FS = bfs
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/reader/blobfs"
+	"github.com/lakecat/lakecat/storage/blob"
 )
 
 const impalaDir = "impala/testdata/data/iceberg_test/"
@@ -66,7 +66,7 @@ func TestCatS3(t *testing.T) {
 	srv := httptest.NewServer(gofakes3.New(backend).Server())
 	defer srv.Close()
 	q := "?endpoint=" + srv.URL + "&use_path_style=true&region=us-east-1&anonymous=true"
-	fsys := blobfs.New()
+	fsys := blob.New()
 	defer fsys.Close()
 	dir := real + "/" + impalaDir + "iceberg_v3/test_default_part"
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/lakecat/lakecat/reader/internal/storage"
+	"github.com/lakecat/lakecat/storage"
 )
 
 // FS, File and OSFS are the storage the table is read from (package

@@ -12,8 +12,8 @@ import (
 
 	"github.com/lakecat/lakecat/reader/internal/avrorec"
 	"github.com/lakecat/lakecat/reader/internal/parallel"
-	"github.com/lakecat/lakecat/reader/internal/storage"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 )
 
 // ErrPrimaryKeyTable is matched by [Scan.PrimaryKeyError]'s error.

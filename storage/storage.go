@@ -1,6 +1,17 @@
-// Package storage is the small storage interface the table readers share:
-// ranged reads of files and listings of folders, over the local file system
-// or an object store.
+// Package storage is the file system every lakecat package reads tables
+// and data files through, and commits write through: ranged reads, folder
+// listings and, for commits, a create that never replaces an existing file.
+// It knows nothing of file or table formats.
+//
+// [FS] is the read side; [WriteFS] adds what a commit needs. [OSFS] is the
+// local file system, [RetryFS] retries transient errors of another FS, and
+// package storage/blob reaches object stores (S3, GCS, Azure) through
+// gocloud.dev.
+//
+// Paths are slash-separated strings: local paths ("/data/t",
+// "t/metadata/v1.metadata.json") for [OSFS], and whatever an object-store
+// implementation accepts ("s3://bucket/key"). [JoinPath], [ParentDir] and
+// [BaseName] work on both without folding a URL's "//".
 package storage
 
 import (
@@ -13,9 +24,7 @@ import (
 	"strings"
 )
 
-// FS is the storage a table is read from. Paths are slash-separated strings:
-// local paths ("/data/t", "t/metadata/v1.metadata.json") for [OSFS], and
-// whatever an object-store implementation accepts ("s3://bucket/key").
+// FS is the storage a table is read from.
 type FS interface {
 	// Open opens the file at path for ranged reads. The caller closes it.
 	// A missing file yields an error matching fs.ErrNotExist.
@@ -34,7 +43,38 @@ type File interface {
 	Size() int64
 }
 
-// OSFS is an [FS] over the local file system. A path is taken as it is
+// WriteFS is an [FS] a commit can write to. Each method is one call, so a
+// test can make the Nth of them fail.
+type WriteFS interface {
+	FS
+	// CreateNoReplace writes data to a new file at path, atomically: a
+	// reader sees either no file or all of data. When path exists it fails
+	// with an error matching fs.ErrExist and leaves the file as it is: the
+	// primitive that lets exactly one of two committers win. [OSFS] writes
+	// a temporary file and hard-links it into place; an object store uses
+	// a conditional write (If-None-Match: *).
+	CreateNoReplace(ctx context.Context, path string, data []byte) error
+	// Replace writes data to path, atomically replacing any file there (a
+	// temporary file renamed into place on [OSFS]; a plain write on an
+	// object store, whose writes are atomic).
+	Replace(ctx context.Context, path string, data []byte) error
+	// Remove removes the file at path.
+	Remove(ctx context.Context, path string) error
+}
+
+// Stat returns the size in bytes of the file at path, or an error matching
+// fs.ErrNotExist when there is none.
+func Stat(ctx context.Context, fsys FS, path string) (int64, error) {
+	f, err := fsys.Open(ctx, path)
+	if err != nil {
+		return 0, err
+	}
+	n := f.Size()
+	f.Close()
+	return n, nil
+}
+
+// OSFS is a [WriteFS] over the local file system. A path is taken as it is
 // (relative paths are relative to the working directory), after
 // filepath.FromSlash.
 type OSFS struct{}
@@ -85,8 +125,8 @@ func (OSFS) List(ctx context.Context, dir string) ([]string, error) {
 }
 
 // MaxMetadataBytes caps the size of a metadata file (table metadata JSON,
-// snapshots, schema files, timeline instants) read whole into memory:
-// 256 MiB.
+// snapshots, schema files, timeline instants) read whole into memory, and
+// the uncompressed size of a gzip-compressed one: 256 MiB.
 const MaxMetadataBytes = 256 << 20
 
 // ReadFile reads a whole metadata file of at most [MaxMetadataBytes].

@@ -1,5 +1,5 @@
 //go:build !lakecat_noazure
 
-package blobfs
+package blob
 
 import _ "gocloud.dev/blob/azureblob" // azblob://

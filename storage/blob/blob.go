@@ -1,4 +1,4 @@
-// Package blobfs is a reader.FS over object stores through
+// Package blob is a [storage.WriteFS] over object stores through
 // gocloud.dev/blob: s3://, gs://, azblob:// and file:// URLs, plus plain
 // local paths. Data files are read with ranged reads (one
 // Bucket.NewRangeReader per ReadAt), so a Parquet or ORC footer costs a few
@@ -17,7 +17,7 @@
 // The s3, gs and azblob drivers are linked by default; build with the tags
 // lakecat_nos3, lakecat_nogcs or lakecat_noazure to leave one out (the GCS
 // and Azure SDKs are most of the size they add to a binary).
-package blobfs
+package blob
 
 import (
 	"context"
@@ -29,34 +29,34 @@ import (
 	"strings"
 	"sync"
 
-	"gocloud.dev/blob"
+	gcblob "gocloud.dev/blob"
 	_ "gocloud.dev/blob/fileblob" // file:// (used for file URLs with query parameters)
 	"gocloud.dev/gcerrors"
 
-	"github.com/lakecat/lakecat/reader/internal/storage"
+	"github.com/lakecat/lakecat/storage"
 )
 
-// FS is a reader.FS over object-store URLs ("s3://bucket/key") and local
+// FS is a [storage.WriteFS] over object-store URLs ("s3://bucket/key") and local
 // paths. Buckets are opened on first use and kept until Close. It is safe
 // for concurrent use.
 type FS struct {
 	mu      sync.Mutex
-	buckets map[string]*blob.Bucket // "scheme://bucket" → bucket
-	query   map[string]string       // "scheme://bucket" → driver query ("region=…")
-	opened  map[string]bool         // buckets this FS opened (closed by Close)
+	buckets map[string]*gcblob.Bucket // "scheme://bucket" → bucket
+	query   map[string]string         // "scheme://bucket" → driver query ("region=…")
+	opened  map[string]bool           // buckets this FS opened (closed by Close)
 	local   storage.OSFS
 }
 
 // New returns an FS that opens buckets by URL with gocloud.dev's default
 // URL mux.
 func New() *FS {
-	return &FS{buckets: map[string]*blob.Bucket{}, query: map[string]string{}, opened: map[string]bool{}}
+	return &FS{buckets: map[string]*gcblob.Bucket{}, query: map[string]string{}, opened: map[string]bool{}}
 }
 
 // SetBucket makes paths under prefix ("s3://name") read from b, for a bucket
 // the caller opened itself (a custom endpoint or client). The caller keeps
 // ownership of b.
-func (f *FS) SetBucket(prefix string, b *blob.Bucket) {
+func (f *FS) SetBucket(prefix string, b *gcblob.Bucket) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.buckets[strings.TrimSuffix(prefix, "/")] = b
@@ -92,7 +92,7 @@ func (f *FS) Close() error {
 			}
 		}
 	}
-	f.buckets, f.opened = map[string]*blob.Bucket{}, map[string]bool{}
+	f.buckets, f.opened = map[string]*gcblob.Bucket{}, map[string]bool{}
 	return first
 }
 
@@ -122,7 +122,7 @@ func split(p string) (prefix, key, query string, ok bool) {
 	return p[:i+3] + bucket, key, query, true
 }
 
-func (f *FS) bucket(ctx context.Context, prefix, query string) (*blob.Bucket, error) {
+func (f *FS) bucket(ctx context.Context, prefix, query string) (*gcblob.Bucket, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if b, ok := f.buckets[prefix]; ok {
@@ -137,9 +137,9 @@ func (f *FS) bucket(ctx context.Context, prefix, query string) (*blob.Bucket, er
 	if query != "" {
 		u += "?" + query
 	}
-	b, err := blob.OpenBucket(ctx, u)
+	b, err := gcblob.OpenBucket(ctx, u)
 	if err != nil {
-		return nil, fmt.Errorf("blobfs: open bucket %s: %w", prefix, err)
+		return nil, fmt.Errorf("blob: open bucket %s: %w", prefix, err)
 	}
 	f.buckets[prefix], f.opened[prefix] = b, true
 	return b, nil
@@ -157,7 +157,7 @@ func localPath(p string) (string, bool) {
 	return p, true
 }
 
-// Open implements reader.FS: the object's size comes from its attributes;
+// Open implements [storage.FS]: the object's size comes from its attributes;
 // reads are ranged. A missing object yields an error matching
 // fs.ErrNotExist.
 func (f *FS) Open(ctx context.Context, p string) (storage.File, error) {
@@ -176,7 +176,7 @@ func (f *FS) Open(ctx context.Context, p string) (storage.File, error) {
 	return &file{ctx: ctx, b: b, key: key, size: attrs.Size, name: p}, nil
 }
 
-// List implements reader.FS: the names directly under dir (objects and
+// List implements [storage.FS]: the names directly under dir (objects and
 // common prefixes), sorted. A prefix with no objects yields an error
 // matching fs.ErrNotExist.
 func (f *FS) List(ctx context.Context, dir string) ([]string, error) {
@@ -192,7 +192,7 @@ func (f *FS) List(ctx context.Context, dir string) ([]string, error) {
 	if pfx != "" {
 		pfx += "/"
 	}
-	it := b.List(&blob.ListOptions{Prefix: pfx, Delimiter: "/"})
+	it := b.List(&gcblob.ListOptions{Prefix: pfx, Delimiter: "/"})
 	var names []string
 	for {
 		obj, err := it.Next(ctx)
@@ -208,7 +208,7 @@ func (f *FS) List(ctx context.Context, dir string) ([]string, error) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("blobfs: %s: %w", dir, fs.ErrNotExist)
+		return nil, fmt.Errorf("blob: %s: %w", dir, fs.ErrNotExist)
 	}
 	sort.Strings(names)
 	return names, nil
@@ -216,15 +216,15 @@ func (f *FS) List(ctx context.Context, dir string) ([]string, error) {
 
 func wrap(p string, err error) error {
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		return fmt.Errorf("blobfs: %s: %w (%v)", p, fs.ErrNotExist, err)
+		return fmt.Errorf("blob: %s: %w (%v)", p, fs.ErrNotExist, err)
 	}
-	return fmt.Errorf("blobfs: %s: %w", p, err)
+	return fmt.Errorf("blob: %s: %w", p, err)
 }
 
 // file is an object opened for ranged reads.
 type file struct {
 	ctx  context.Context
-	b    *blob.Bucket
+	b    *gcblob.Bucket
 	key  string
 	size int64
 	name string
@@ -237,7 +237,7 @@ func (f *file) Close() error { return nil }
 // end of the object return io.EOF.
 func (f *file) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
-		return 0, errors.New("blobfs: negative offset")
+		return 0, errors.New("blob: negative offset")
 	}
 	if off >= f.size {
 		if len(p) == 0 {
@@ -259,7 +259,7 @@ func (f *file) ReadAt(p []byte, off int64) (int, error) {
 	defer r.Close()
 	got, err := io.ReadFull(r, p[:n])
 	if err != nil {
-		return got, fmt.Errorf("blobfs: %s: read %d bytes at %d: %w", f.name, n, off, err)
+		return got, fmt.Errorf("blob: %s: read %d bytes at %d: %w", f.name, n, off, err)
 	}
 	if int(n) < len(p) {
 		return got, io.EOF
@@ -267,16 +267,69 @@ func (f *file) ReadAt(p []byte, off int64) (int, error) {
 	return got, nil
 }
 
-// WriteAll writes data to the object at the URL p (a helper for tests and
-// tools that stage a table in a bucket).
-func (f *FS) WriteAll(ctx context.Context, p string, data []byte) error {
+// CreateNoReplace implements [storage.WriteFS] with a conditional write
+// (gocloud.dev's IfNotExist: If-None-Match: * on S3, a generation
+// precondition on GCS, If-None-Match on Azure): an existing object makes it
+// fail with an error matching fs.ErrExist. A local path goes to
+// [storage.OSFS].
+func (f *FS) CreateNoReplace(ctx context.Context, p string, data []byte) error {
+	if lp, ok := localPath(p); ok {
+		return f.local.CreateNoReplace(ctx, lp, data)
+	}
+	err := f.write(ctx, p, data, &gcblob.WriterOptions{IfNotExist: true})
+	if gcerrors.Code(err) == gcerrors.FailedPrecondition {
+		return fmt.Errorf("blob: %s: %w (%v)", p, fs.ErrExist, err)
+	}
+	return err
+}
+
+// Replace implements [storage.WriteFS]: an object-store write replaces the
+// object atomically.
+func (f *FS) Replace(ctx context.Context, p string, data []byte) error {
+	if lp, ok := localPath(p); ok {
+		return f.local.Replace(ctx, lp, data)
+	}
+	return f.write(ctx, p, data, nil)
+}
+
+// Remove implements [storage.WriteFS].
+func (f *FS) Remove(ctx context.Context, p string) error {
+	if lp, ok := localPath(p); ok {
+		return f.local.Remove(ctx, lp)
+	}
+	prefix, key, query, _ := split(p)
+	b, err := f.bucket(ctx, prefix, query)
+	if err != nil {
+		return err
+	}
+	if err := b.Delete(ctx, key); err != nil {
+		return wrap(p, err)
+	}
+	return nil
+}
+
+func (f *FS) write(ctx context.Context, p string, data []byte, opts *gcblob.WriterOptions) error {
 	prefix, key, query, ok := split(p)
 	if !ok {
-		return fmt.Errorf("blobfs: %s: not an object-store URL", p)
+		return fmt.Errorf("blob: %s: not an object-store URL", p)
 	}
 	b, err := f.bucket(ctx, prefix, query)
 	if err != nil {
 		return err
 	}
-	return b.WriteAll(ctx, key, data, nil)
+	if err := b.WriteAll(ctx, key, data, opts); err != nil {
+		if gcerrors.Code(err) == gcerrors.FailedPrecondition {
+			return err
+		}
+		return wrap(p, err)
+	}
+	return nil
 }
+
+// WriteAll writes data to the object at the URL p, replacing it (a helper
+// for tests and tools that stage a table in a bucket).
+func (f *FS) WriteAll(ctx context.Context, p string, data []byte) error {
+	return f.write(ctx, p, data, nil)
+}
+
+var _ storage.WriteFS = (*FS)(nil)

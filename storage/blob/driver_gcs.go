@@ -1,5 +1,5 @@
 //go:build !lakecat_nogcs
 
-package blobfs
+package blob
 
 import _ "gocloud.dev/blob/gcsblob" // gs://

@@ -1,4 +1,4 @@
-package blobfs_test
+package blob_test
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 
 	"gocloud.dev/blob/memblob"
 
-	"github.com/lakecat/lakecat/reader/blobfs"
+	"github.com/lakecat/lakecat/storage/blob"
 )
 
 func TestReadAtAndList(t *testing.T) {
 	ctx := context.Background()
 	b := memblob.OpenBucket(nil)
 	defer b.Close()
-	f := blobfs.New()
+	f := blob.New()
 	f.SetBucket("s3://b", b)
 	for k, v := range map[string]string{"t/metadata/v1.metadata.json": "{}", "t/data/a.parquet": "0123456789", "t/data/b.parquet": "x"} {
 		if err := f.WriteAll(ctx, "s3://b/"+k, []byte(v)); err != nil {
@@ -65,7 +65,7 @@ func TestLocalPathsAndFileURLs(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "x"), []byte("abc"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := blobfs.New()
+	f := blob.New()
 	for _, p := range []string{filepath.ToSlash(dir) + "/x", "file://" + filepath.ToSlash(dir) + "/x"} {
 		file, err := f.Open(context.Background(), p)
 		if err != nil {
@@ -76,7 +76,7 @@ func TestLocalPathsAndFileURLs(t *testing.T) {
 		}
 		file.Close()
 	}
-	if !blobfs.IsURL("gs://b/k") || !blobfs.IsURL("azblob://c/k") || blobfs.IsURL("/tmp/x") {
+	if !blob.IsURL("gs://b/k") || !blob.IsURL("azblob://c/k") || blob.IsURL("/tmp/x") {
 		t.Error("IsURL")
 	}
 }

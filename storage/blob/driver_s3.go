@@ -1,5 +1,5 @@
 //go:build !lakecat_nos3
 
-package blobfs
+package blob
 
 import _ "gocloud.dev/blob/s3blob" // s3://

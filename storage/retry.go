@@ -1,4 +1,4 @@
-package reader
+package storage
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // implementation wraps it into such errors so that [RetryFS] retries them;
 // [IsTransient] also recognises the usual network and HTTP forms without
 // it.
-var ErrTransient = errors.New("reader: transient storage error")
+var ErrTransient = errors.New("storage: transient error")
 
 // RetryPolicy says how [RetryFS] retries transient errors: at most Attempts
 // tries of one operation (Open, List, or one ranged read), waiting Backoff
@@ -98,9 +98,32 @@ func IsTransient(err error) bool {
 // returned as it is, with the number of tries added when there were
 // several. Waits stop early when the context of the Open that made the
 // file (or of the List) is done.
+//
+// When fsys is a [WriteFS] the result is one too; its writes are passed
+// through without retries (a retried CreateNoReplace whose first try
+// succeeded unseen would report a conflict with itself).
 func RetryFS(fsys FS, p RetryPolicy) FS {
-	return &retryFS{fs: fsys, p: p.withDefaults()}
+	r := &retryFS{fs: fsys, p: p.withDefaults()}
+	if w, ok := fsys.(WriteFS); ok {
+		return &retryWriteFS{retryFS: r, w: w}
+	}
+	return r
 }
+
+type retryWriteFS struct {
+	*retryFS
+	w WriteFS
+}
+
+func (r *retryWriteFS) CreateNoReplace(ctx context.Context, path string, data []byte) error {
+	return r.w.CreateNoReplace(ctx, path, data)
+}
+
+func (r *retryWriteFS) Replace(ctx context.Context, path string, data []byte) error {
+	return r.w.Replace(ctx, path, data)
+}
+
+func (r *retryWriteFS) Remove(ctx context.Context, path string) error { return r.w.Remove(ctx, path) }
 
 type retryFS struct {
 	fs FS
@@ -181,7 +204,7 @@ func (f *retryFile) ReadAt(b []byte, off int64) (int, error) {
 	for got < len(b) {
 		n, err := f.File.ReadAt(b[got:], off+int64(got))
 		if n < 0 || n > len(b)-got {
-			return got, fmt.Errorf("reader: %s: storage read returned %d bytes for %d asked", f.path, n, len(b)-got)
+			return got, fmt.Errorf("storage: %s: read returned %d bytes for %d asked", f.path, n, len(b)-got)
 		}
 		got += n
 		if got == len(b) {
