@@ -12,6 +12,9 @@ import (
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/iceberg"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // TestPackageSentinels pins the table of the package documentation: each
@@ -46,6 +49,15 @@ func TestPackageSentinels(t *testing.T) {
 		{evolve.ErrIncompatibleType, lakecat.ErrIncompatibleSchema, "incompatible type change"},
 		{evolve.ErrRequiredColumn, lakecat.ErrIncompatibleSchema, "required column needs an initial-default"},
 		{evolve.ErrExists, nil, "column already exists"},
+		{evolve.ErrUnsupportedFormat, lakecat.ErrUnsupported, "evolve: table format cannot be evolved"},
+		{reader.ErrDeleteFiles, lakecat.ErrUnsupported, "reader: table has delete files"},
+		{reader.ErrPrimaryKeyTable, lakecat.ErrUnsupported, "reader: primary-key table needs merge on read"},
+		{reader.ErrMergeOnRead, lakecat.ErrUnsupported, "reader: merge-on-read table has log files"},
+		{reader.ErrInvalidOption, lakecat.ErrUnsupported, "reader: option does not apply to this table format"},
+		{table.ErrNotATable, lakecat.ErrNotFound, "table: not an Iceberg, Paimon or Hudi table"},
+		{iceberg.ErrNoMetadata, lakecat.ErrNotFound, "iceberg: no table metadata found"},
+		{iceberg.ErrBadVersionHint, lakecat.ErrCorrupt, "iceberg: version hint names a missing metadata file"},
+		{paimon.ErrNoSchema, lakecat.ErrNotFound, "paimon: no schema found"},
 	}
 	for _, c := range cases {
 		if got := lakecat.ClassOf(c.err); got != c.class {

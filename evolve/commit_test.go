@@ -17,6 +17,8 @@ import (
 
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // copyDir copies the tree at src into a new temporary directory.
@@ -82,7 +84,7 @@ func TestCommitIceberg(t *testing.T) {
 	if string(hint) != "2" {
 		t.Fatalf("version-hint.text = %q", hint)
 	}
-	tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
+	tbl, err := iceberg.Open(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestCommitBundledOrders(t *testing.T) {
 	if f == nil || f.Name != "region" || !f.Required || f.InitialDefault != "eu" || res.New.FindByID(2).Name != "buyer" {
 		t.Fatalf("new schema %v", res.New)
 	}
-	tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
+	tbl, err := iceberg.Open(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +167,7 @@ func TestCommitIcebergLostRace(t *testing.T) {
 	if res.Attempts != 2 || res.New.ID != 3 || res.LastColumnID != 7 || res.File != filepath.Join(dir, "metadata", "v3.metadata.json") {
 		t.Fatalf("result %+v", res)
 	}
-	tbl, _ := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
+	tbl, _ := iceberg.Open(context.Background(), storage.OSFS{}, dir)
 	cur := tbl.Metadata.CurrentSchema()
 	if cur.FindByName("b", false).ID != 6 || cur.FindByName("a", false).ID != 7 || len(tbl.Metadata.Schemas) != 4 {
 		t.Fatalf("final schema %v", cur)
@@ -224,13 +226,13 @@ func TestConcurrentCommits(t *testing.T) {
 			var cur *schema.Schema
 			var last, schemas int
 			if form == "paimon" {
-				tbl, err := LoadPaimonTable(context.Background(), storage.OSFS{}, dir)
+				tbl, err := loadPaimon(dir)
 				if err != nil {
 					t.Fatal(err)
 				}
 				cur, last, schemas = tbl.Schema.Schema(), tbl.Schema.HighestFieldID, tbl.Schema.ID+1
 			} else {
-				tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
+				tbl, err := iceberg.Open(context.Background(), storage.OSFS{}, dir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -337,13 +339,13 @@ func TestCommitFaults(t *testing.T) {
 			}
 			var cur *schema.Schema
 			if form == "paimon" {
-				tbl, lerr := LoadPaimonTable(context.Background(), storage.OSFS{}, dir)
+				tbl, lerr := loadPaimon(dir)
 				if lerr != nil {
 					t.Fatal(lerr)
 				}
 				cur = tbl.Schema.Schema()
 			} else {
-				tbl, lerr := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
+				tbl, lerr := iceberg.Open(context.Background(), storage.OSFS{}, dir)
 				if lerr != nil {
 					t.Fatal(lerr)
 				}
@@ -377,19 +379,19 @@ func TestCommitIcebergUUIDNames(t *testing.T) {
 	os.WriteFile(filepath.Join(mdir, "00000-0d4cf1c2-0a43-4a39-8d7c-2a0f7f3f0b1e.metadata.json"), []byte("{}"), 0o644)
 	os.WriteFile(filepath.Join(mdir, "00001-5e1d3b7e-a3f4-4c6a-9d2b-7f3c1e2d4a5b.metadata.json"), data, 0o644)
 	const next = "00002-8b5c8582-95b2-52a3-ad8e-5c058262e07e.metadata.json"
-	tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
+	tbl, err := iceberg.Open(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tbl.Version != 1 || tbl.MetadataFile != "00001-5e1d3b7e-a3f4-4c6a-9d2b-7f3c1e2d4a5b.metadata.json" {
-		t.Fatalf("loaded %s version %d", tbl.MetadataFile, tbl.Version)
+	if tbl.Version != 1 || filepath.Base(tbl.MetadataPath) != "00001-5e1d3b7e-a3f4-4c6a-9d2b-7f3c1e2d4a5b.metadata.json" {
+		t.Fatalf("loaded %s version %d", tbl.MetadataPath, tbl.Version)
 	}
-	got := tbl.nextMetadataFile()
-	if got != next {
-		t.Fatalf("next name %s", got)
+	got, err := tbl.NextMetadataPath()
+	if err != nil || filepath.Base(got) != next {
+		t.Fatalf("next name %s, %v", got, err)
 	}
 	res, err := (&Committer{}).CommitIceberg(context.Background(), dir, NewUpdate().AddColumn("n", schema.Int, ""))
-	if err != nil || res.File != filepath.Join(mdir, got) {
+	if err != nil || res.File != got {
 		t.Fatalf("commit: %+v %v", res, err)
 	}
 	// No version-hint.text for catalog-style names.
@@ -429,7 +431,7 @@ func TestCommitCanceled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || res.Attempts != 0 || len(listDir(t, filepath.Join(dir, "metadata"))) != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if _, err := Commit(context.Background(), t.TempDir(), NewUpdate()); !errors.Is(err, ErrNoMetadata) {
+	if _, err := Commit(context.Background(), t.TempDir(), NewUpdate()); !errors.Is(err, table.ErrNotATable) {
 		t.Fatalf("empty dir: %v", err)
 	}
 }
@@ -475,7 +477,7 @@ func TestEvolveBundledOrdersFiveChanges(t *testing.T) {
 	var diff bytes.Buffer
 	WriteDiff(&diff, res.Old, res.New, 8, res.LastColumnID)
 	checkGolden(t, "testdata/orders-diff.golden", diff.Bytes())
-	tbl, err := LoadIcebergTable(context.Background(), storage.OSFS{}, dir)
+	tbl, err := iceberg.Open(context.Background(), storage.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package evolve
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // opt returns an optional field; req a required one.
@@ -94,4 +97,20 @@ func realDir(t testing.TB) string {
 	}
 	t.Skipf("real test data absent (%v); skipping", err)
 	return ""
+}
+
+// paimonTable is the latest schema of a Paimon table, as a test reloads it
+// after a commit.
+type paimonTable struct{ Schema *schema.PaimonSchema }
+
+func loadPaimon(dir string) (*paimonTable, error) {
+	t, err := paimon.Open(context.Background(), storage.OSFS{}, dir, "")
+	if err != nil {
+		return nil, err
+	}
+	s, err := t.LatestSchema(context.Background(), "")
+	if err != nil {
+		return nil, err
+	}
+	return &paimonTable{Schema: s}, nil
 }

@@ -3,58 +3,12 @@ package evolve
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/lakecat/lakecat/schema"
-	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table/paimon"
 )
-
-// PaimonTable is a Paimon table directory as loaded by [LoadPaimonTable].
-type PaimonTable struct {
-	// Dir is the table directory (holding "schema/").
-	Dir string
-	// Schema is the latest schema file, schema/schema-N with the highest N.
-	Schema *schema.PaimonSchema
-}
-
-// LoadPaimonTable decodes the latest schema file of the Paimon table in dir:
-// schema/schema-N with the highest N (Paimon's SchemaManager.latest).
-// Errors: [ErrNoMetadata], or the file system's and the decoder's.
-func LoadPaimonTable(ctx context.Context, fsys storage.FS, dir string) (*PaimonTable, error) {
-	sdir := storage.JoinPath(dir, "schema")
-	names, err := fsys.List(ctx, sdir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w in %s", ErrNoMetadata, dir)
-		}
-		return nil, err
-	}
-	best := -1
-	for _, n := range names {
-		if v, ok := strings.CutPrefix(n, "schema-"); ok {
-			if id, err := strconv.Atoi(v); err == nil && id >= 0 && id > best && strconv.Itoa(id) == v {
-				best = id
-			}
-		}
-	}
-	if best < 0 {
-		return nil, fmt.Errorf("%w in %s", ErrNoMetadata, sdir)
-	}
-	name := schema.PaimonSchemaFileName(best)
-	data, err := storage.ReadFile(ctx, fsys, storage.JoinPath(sdir, name))
-	if err != nil {
-		return nil, err
-	}
-	p, err := schema.ParsePaimonSchema(data)
-	if err != nil {
-		return nil, fmt.Errorf("evolve: %s: %w", name, err)
-	}
-	return &PaimonTable{Dir: dir, Schema: p}, nil
-}
 
 // PreparePaimonUpdate applies update to the Paimon schema cur under Paimon's
 // rules and returns the next schema file's content: schema id cur.ID+1,
@@ -111,9 +65,10 @@ func PreparePaimonUpdate(cur *schema.PaimonSchema, update *UpdateSchema, now tim
 	return &n, true, nil
 }
 
-// CommitPaimon applies update to the Paimon table in dir and writes
-// schema/schema-<N+1> ([PreparePaimonUpdate]) atomically and never over an
-// existing file. When another writer wrote schema-<N+1> first, it loads the
+// CommitPaimon applies update to the latest schema of the Paimon table in
+// dir (paimon.Table.LatestSchema) and writes schema/schema-<N+1>
+// ([PreparePaimonUpdate], paimon.Table.CommitSchema) atomically and never
+// over an existing file. When another writer wrote schema-<N+1> first, it loads the
 // new latest schema and applies the same changes again, up to MaxAttempts
 // times; then it returns the last [*ConflictError].
 func (c *Committer) CommitPaimon(ctx context.Context, dir string, update *UpdateSchema) (Result, error) {
@@ -122,27 +77,29 @@ func (c *Committer) CommitPaimon(ctx context.Context, dir string, update *Update
 		if err := ctx.Err(); err != nil {
 			return Result{Attempts: n - 1}, err
 		}
-		t, err := LoadPaimonTable(ctx, fsys, dir)
+		t, err := paimon.Open(ctx, fsys, dir, "")
 		if err != nil {
 			return Result{Attempts: n}, err
 		}
-		next, changed, err := PreparePaimonUpdate(t.Schema, update, c.now())
+		cur, err := t.LatestSchema(ctx, "")
 		if err != nil {
 			return Result{Attempts: n}, err
 		}
-		res := Result{Old: t.Schema.Schema(), New: next.Schema(), LastColumnID: next.HighestFieldID, Changed: changed, Attempts: n}
+		next, changed, err := PreparePaimonUpdate(cur, update, c.now())
+		if err != nil {
+			return Result{Attempts: n}, err
+		}
+		res := Result{Old: cur.Schema(), New: next.Schema(), LastColumnID: next.HighestFieldID, Changed: changed, Attempts: n}
 		if !changed {
 			return res, nil
 		}
-		data, err := schema.MarshalPaimonSchema(next)
-		if err != nil {
-			return res, err
-		}
-		file := storage.JoinPath(storage.JoinPath(dir, "schema"), schema.PaimonSchemaFileName(next.ID))
-		err = publish(ctx, fsys, file, data)
+		file, err := t.CommitSchema(ctx, fsys, "", next)
 		if err == nil {
 			res.File = file
 			return res, nil
+		}
+		if errors.Is(err, fs.ErrExist) {
+			err = &ConflictError{File: t.SchemaPath("", int64(next.ID))}
 		}
 		if !errors.Is(err, ErrCommitConflict) || n >= c.attempts() {
 			return res, err

@@ -39,7 +39,7 @@ func TestCommitPaimon(t *testing.T) {
 		res.File != filepath.Join(dir, "schema", "schema-1") {
 		t.Fatalf("result %+v\n%v", res, res.New)
 	}
-	tbl, err := LoadPaimonTable(context.Background(), storage.OSFS{}, dir)
+	tbl, err := loadPaimon(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestPaimonRealNested(t *testing.T) {
 	if f3 == nil || f3.ID != 9 || res.LastColumnID != 9 || res.New.ID != 1 || res.New.FindByID(3).Name != "c0" {
 		t.Fatalf("result %+v\n%v", res, res.New)
 	}
-	tbl, err := LoadPaimonTable(context.Background(), storage.OSFS{}, dir)
+	tbl, err := loadPaimon(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/lakecat/lakecat"
-	"github.com/lakecat/lakecat/reader/internal/hudi"
-	"github.com/lakecat/lakecat/reader/internal/iceberg"
-	"github.com/lakecat/lakecat/reader/internal/paimon"
+	"github.com/lakecat/lakecat/table/hudi"
+	"github.com/lakecat/lakecat/table/iceberg"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // TestTableSentinelClasses pins the table readers' rows of the root

@@ -92,7 +92,7 @@ func TestHudiCopyOnWrite(t *testing.T) {
 func TestHudiMergeOnRead(t *testing.T) {
 	dir := unzipHudi(t, "mor/parquet/v6_nonpartitioned.zip", "v6_nonpartitioned")
 	_, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{})
-	wantErr := "hudi table " + dir + ": reader: merge-on-read table has log files: hudi: merge-on-read log files: 1 log files in 1 file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them) (--ignore-logs reads base files only)"
+	wantErr := "hudi table " + dir + ": reader: merge-on-read table has log files: hudi: merge-on-read log files: 1 log files in 1 file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them)"
 	if !errors.Is(err, reader.ErrMergeOnRead) || !errors.Is(err, lakecat.ErrUnsupported) || err.Error() != wantErr {
 		t.Fatalf("err = %v\nwant %s", err, wantErr)
 	}

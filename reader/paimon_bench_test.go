@@ -16,8 +16,8 @@ import (
 
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/reader/internal/paimon/paimonwrite"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon/paimonwrite"
 )
 
 // The benchmark table: an append table whose 100 Parquet files are spread

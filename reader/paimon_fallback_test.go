@@ -11,8 +11,8 @@ import (
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/reader/internal/paimon/paimonwrite"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon/paimonwrite"
 )
 
 type fallbackRow struct {
@@ -79,7 +79,7 @@ func TestPaimonFallbackPrimaryKeyBranch(t *testing.T) {
 	two := writeFallbackTable(t, []fallbackRow{{ID: 1, V: &a}, {ID: 2, V: &b}}, []fallbackRow{{ID: 2, V: &b2}})
 	_, err := reader.OpenTable(context.Background(), two, reader.TableOptions{})
 	wantErr := `paimon table ` + two + `: reader: primary-key table needs merge on read: paimon: primary-key table: fallback branch "b" (primary key id): ` +
-		filepath.Join(two, "bucket-0", "data-a.parquet") + ` needs a merge (2 live files in its bucket; --raw reads the stored rows)`
+		filepath.Join(two, "bucket-0", "data-a.parquet") + ` needs a merge (2 live files in its bucket)`
 	if !errors.Is(err, reader.ErrPrimaryKeyTable) || !errors.Is(err, lakecat.ErrUnsupported) || err.Error() != wantErr {
 		t.Errorf("two files: err %v\nwant %s", err, wantErr)
 	}

@@ -68,7 +68,7 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 	}
 
 	_, err = reader.OpenTable(context.Background(), dir, reader.TableOptions{})
-	wantErr := "paimon table " + dir + ": reader: primary-key table needs merge on read: paimon: primary-key table (primary key order_id): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)"
+	wantErr := "paimon table " + dir + ": reader: primary-key table needs merge on read: paimon: primary-key table (primary key order_id): merge-on-read is not supported; read the stored rows with raw mode"
 	if !errors.Is(err, reader.ErrPrimaryKeyTable) || err.Error() != wantErr {
 		t.Errorf("default open: %v", err)
 	}

@@ -333,15 +333,15 @@ func TestPaimonCppPrimaryKeyRefused(t *testing.T) {
 		msg   string
 	}{
 		{"orc/pk_table_nested_type", reader.TableOptions{}, reader.ErrPrimaryKeyTable,
-			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key shopId, dt, hr): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)"},
+			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key shopId, dt, hr): merge-on-read is not supported; read the stored rows with raw mode"},
 		{"orc/pk_table_with_mor", reader.TableOptions{}, reader.ErrPrimaryKeyTable,
-			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key k1, k0, p0, p1): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)"},
+			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key k1, k0, p0, p1): merge-on-read is not supported; read the stored rows with raw mode"},
 		{"parquet/pk_table_with_alter_table", reader.TableOptions{}, reader.ErrPrimaryKeyTable,
-			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key key0, key1, key_2): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)"},
+			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key key0, key1, key_2): merge-on-read is not supported; read the stored rows with raw mode"},
 		{"parquet/pk_table_with_alter_table", reader.TableOptions{Raw: true}, reader.ErrDeleteFiles,
-			"reader: table has delete files: paimon: table has deletion vectors: 1 deletion-vector index files cover 1 data files; applying them is not supported (--ignore-deletes reads the rows anyway)"},
+			"reader: table has delete files: paimon: table has deletion vectors: 1 deletion-vector index files cover 1 data files; applying them is not supported"},
 		{"orc/append_table_with_rt_branch", reader.TableOptions{Branch: "rt"}, reader.ErrPrimaryKeyTable,
-			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key dt, name): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)"},
+			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key dt, name): merge-on-read is not supported; read the stored rows with raw mode"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.table, func(t *testing.T) {

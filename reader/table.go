@@ -2,10 +2,8 @@ package reader
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path"
 	"sort"
 	"strings"
 	"time"
@@ -13,40 +11,29 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
-)
-
-// TableFormat is the table format of a table folder.
-type TableFormat string
-
-// The table formats, detected from a folder's layout by [DetectTableFormat].
-const (
-	TableIceberg TableFormat = "iceberg" // metadata/ (or a *.metadata.json named directly)
-	TablePaimon  TableFormat = "paimon"  // schema/ and snapshot/
-	TableHudi    TableFormat = "hudi"    // .hoodie/
+	"github.com/lakecat/lakecat/table"
 )
 
 var (
 	// ErrInvalidOption is returned for a table option the table's format
 	// does not have (a Paimon schema id or branch on an Iceberg table, …).
-	ErrInvalidOption = errors.New("reader: option does not apply to this table format")
-	// ErrNotATable is returned for a location that holds no table of a known
-	// format.
-	ErrNotATable = errors.New("reader: not an Iceberg, Paimon or Hudi table")
+	ErrInvalidOption = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: option does not apply to this table format")
 	// ErrDeleteFiles is matched by the error for a snapshot whose delete
 	// files (Iceberg position or equality deletes, deletion vectors; Paimon
 	// deletion vectors) a plain scan would ignore; set
 	// [TableOptions.IgnoreDeletes] to read anyway.
-	ErrDeleteFiles = errors.New("reader: table has delete files")
+	ErrDeleteFiles = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: table has delete files")
 	// ErrPrimaryKeyTable is matched by the error for a Paimon primary-key
 	// table, whose files need a merge on read; set [TableOptions.Raw] to
 	// read every stored row with its system columns.
-	ErrPrimaryKeyTable = errors.New("reader: primary-key table needs merge on read")
+	ErrPrimaryKeyTable = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: primary-key table needs merge on read")
 	// ErrMergeOnRead is matched by the error for a Hudi table whose file
 	// slices have log files; set [TableOptions.IgnoreLogs] to read base
 	// files only.
-	ErrMergeOnRead = errors.New("reader: merge-on-read table has log files")
+	ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: merge-on-read table has log files")
 )
 
 // TableOptions configure [OpenTable].
@@ -134,7 +121,11 @@ type TableFile struct {
 // Table is a planned table read: its read schema and live data files.
 type Table struct {
 	// Format is the table format.
-	Format TableFormat
+	Format table.Format
+	// MetadataGuessed reports that no version hint named the Iceberg
+	// metadata file read and the highest version was taken (see
+	// iceberg.Location.Guessed).
+	MetadataGuessed bool
 	// Location is the table folder (or metadata file) opened.
 	Location string
 	// ReadSchema is the schema batches come out in.
@@ -148,38 +139,6 @@ type Table struct {
 
 	opts          TableOptions
 	partitionType *schema.StructType // type of _partition (Iceberg)
-}
-
-// DetectTableFormat tells a table's format from its folder: metadata/ or a
-// *.metadata.json file → Iceberg; schema/ and snapshot/ → Paimon; .hoodie/ →
-// Hudi. Otherwise it returns [ErrNotATable].
-func DetectTableFormat(ctx context.Context, fsys FS, location string) (TableFormat, error) {
-	if strings.HasSuffix(location, ".metadata.json") {
-		return TableIceberg, nil
-	}
-	names, err := fsys.List(ctx, location)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", location, err)
-	}
-	has := func(n string) bool {
-		i := sort.SearchStrings(names, n)
-		return i < len(names) && names[i] == n
-	}
-	switch {
-	case has(".hoodie"):
-		return TableHudi, nil
-	case has("schema") && (has("snapshot") || has("branch")):
-		return TablePaimon, nil
-	case has("schema") && isPaimonSchemaDir(ctx, fsys, path.Join(location, "schema")):
-		// A Paimon table created but never written has schema/ only: it
-		// reads as empty.
-		return TablePaimon, nil
-	case has("metadata"):
-		return TableIceberg, nil
-	case path.Base(location) == "metadata":
-		return TableIceberg, nil
-	}
-	return "", fmt.Errorf("%w: %s", ErrNotATable, location)
 }
 
 // OpenTable plans a read of the table at location: it finds the snapshot,
@@ -196,21 +155,21 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	if opts.FS == nil {
 		opts.FS = OSFS{}
 	}
-	format, err := DetectTableFormat(ctx, opts.FS, location)
+	format, err := table.Detect(ctx, opts.FS, location)
 	if err != nil {
 		return nil, err
 	}
-	if format != TablePaimon && (opts.SchemaID != nil || opts.Branch != "" || opts.Raw) {
+	if format != table.Paimon && (opts.SchemaID != nil || opts.Branch != "" || opts.Raw) {
 		return nil, fmt.Errorf("%s table %s: %w: schema id, branch and raw reads are Paimon options", format, location, ErrInvalidOption)
 	}
-	if format == TableHudi && opts.SnapshotID != nil {
+	if format == table.Hudi && opts.SnapshotID != nil {
 		return nil, fmt.Errorf("%s table %s: %w: a Hudi table is read as of a time (AsOf), not a snapshot id", format, location, ErrInvalidOption)
 	}
 	var t *Table
 	switch format {
-	case TableIceberg:
+	case table.Iceberg:
 		t, err = openIceberg(ctx, location, opts)
-	case TablePaimon:
+	case table.Paimon:
 		t, err = openPaimon(ctx, location, opts)
 	default:
 		t, err = openHudi(ctx, location, opts)
@@ -342,7 +301,7 @@ func (o TableOptions) checkDeletes(err error) error {
 		o.warn("ignoring delete files: %v; deleted rows are returned", err)
 		return nil
 	}
-	return fmt.Errorf("%w: %w (--ignore-deletes reads the rows anyway)", ErrDeleteFiles, err)
+	return fmt.Errorf("%w: %w", ErrDeleteFiles, err)
 }
 
 // openTask returns the Open function of a file task on fsys.
@@ -390,18 +349,4 @@ func widenValue(v any, t schema.Type) any {
 		}
 	}
 	return v
-}
-
-// isPaimonSchemaDir reports whether dir holds a Paimon schema-N file.
-func isPaimonSchemaDir(ctx context.Context, fsys FS, dir string) bool {
-	names, err := fsys.List(ctx, dir)
-	if err != nil {
-		return false
-	}
-	for _, n := range names {
-		if strings.HasPrefix(n, "schema-") {
-			return true
-		}
-	}
-	return false
 }

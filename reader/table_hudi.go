@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/lakecat/lakecat/project"
-	"github.com/lakecat/lakecat/reader/internal/hudi"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/hudi"
 )
 
 func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, error) {
@@ -24,7 +24,7 @@ func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, 
 	}
 	if err := scan.LogsError(); err != nil {
 		if !opts.IgnoreLogs {
-			return nil, fmt.Errorf("%w: %w (--ignore-logs reads base files only)", ErrMergeOnRead, err)
+			return nil, fmt.Errorf("%w: %w", ErrMergeOnRead, err)
 		}
 		opts.warn("reading base files only: %v", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/lakecat/lakecat/project"
-	"github.com/lakecat/lakecat/reader/internal/iceberg"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 func openIceberg(ctx context.Context, location string, opts TableOptions) (*Table, error) {
@@ -36,7 +36,7 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	if md.FormatVersion >= 3 {
 		rules = project.IcebergV3
 	}
-	t := &Table{ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID,
+	t := &Table{MetadataGuessed: tbl.Guessed, ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID,
 		partitionType: scan.PartitionType(scan.ReadSchema)}
 	for i := range scan.DataFiles {
 		df := &scan.DataFiles[i]

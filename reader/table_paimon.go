@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/lakecat/lakecat/project"
-	"github.com/lakecat/lakecat/reader/internal/paimon"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table, error) {
@@ -25,7 +25,7 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	raw := false
 	if err := scan.PrimaryKeyError(); err != nil {
 		if !opts.Raw {
-			return nil, fmt.Errorf("%w: %w (--raw reads every stored row with its system columns)", ErrPrimaryKeyTable, err)
+			return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
 		}
 		raw = true
 	}
@@ -110,7 +110,7 @@ func checkFallbackMerge(ctx context.Context, tbl *paimon.Table, scan *paimon.Sca
 			continue
 		}
 		if n := files[bucket{df.Branch, path.Dir(df.Path)}]; n > 1 || df.DeleteRowCount == nil || *df.DeleteRowCount != 0 {
-			return fmt.Errorf("%w: %w: fallback branch %q (primary key %s): %s needs a merge (%d live files in its bucket; --raw reads the stored rows)",
+			return fmt.Errorf("%w: %w: fallback branch %q (primary key %s): %s needs a merge (%d live files in its bucket)",
 				ErrPrimaryKeyTable, paimon.ErrPrimaryKeyTable, df.Branch, strings.Join(ws.PrimaryKeys, ", "), df.Path, n)
 		}
 	}

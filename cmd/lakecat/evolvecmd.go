@@ -9,9 +9,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lakecat/lakecat/evolve"
-	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/storage/blob"
+	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/iceberg"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // change is one schema-change flag, kept in command-line order.
@@ -137,13 +139,13 @@ func previewEvolve(ctx context.Context, f *factory, fsys storage.FS, dir string,
 	if fsys == nil {
 		fsys = storage.OSFS{}
 	}
-	format, err := reader.DetectTableFormat(ctx, fsys, dir)
+	format, err := table.Detect(ctx, fsys, dir)
 	if err != nil {
 		return err
 	}
 	switch format {
-	case reader.TableIceberg:
-		t, err := evolve.LoadIcebergTable(ctx, fsys, dir)
+	case table.Iceberg:
+		t, err := iceberg.Open(ctx, fsys, dir)
 		if err != nil {
 			return err
 		}
@@ -155,16 +157,20 @@ func previewEvolve(ctx context.Context, f *factory, fsys storage.FS, dir string,
 		if err := evolve.WriteDiff(f.Stdout, old, c.Schema, t.Metadata.LastColumnID, c.Metadata.LastColumnID); err != nil {
 			return err
 		}
-	case reader.TablePaimon:
-		t, err := evolve.LoadPaimonTable(ctx, fsys, dir)
+	case table.Paimon:
+		t, err := paimon.Open(ctx, fsys, dir, "")
 		if err != nil {
 			return err
 		}
-		next, _, err := evolve.PreparePaimonUpdate(t.Schema, u, time.Now())
+		cur, err := t.LatestSchema(ctx, "")
 		if err != nil {
 			return err
 		}
-		if err := evolve.WriteDiff(f.Stdout, t.Schema.Schema(), next.Schema(), t.Schema.HighestFieldID, next.HighestFieldID); err != nil {
+		next, _, err := evolve.PreparePaimonUpdate(cur, u, time.Now())
+		if err != nil {
+			return err
+		}
+		if err := evolve.WriteDiff(f.Stdout, cur.Schema(), next.Schema(), cur.HighestFieldID, next.HighestFieldID); err != nil {
 			return err
 		}
 	default:

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lakecat/lakecat/internal/testutil"
 )
 
 // TestExitCodes runs one command line per error class and checks the exit
@@ -44,7 +46,8 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"ok", nil, []string{"cat", good}, exitOK, ""},
 		{"usage", nil, []string{"cat", "--bogus"}, exitUsage, "unknown flag: --bogus"},
-		{"other", nil, []string{"cat", dir}, exitError, "not an Iceberg, Paimon or Hudi table"},
+		{"other", nil, []string{"evolve", filepath.Join(testutil.RepoRoot(t), "testdata", "orders"), "--add", "customer string", "--dry-run"}, exitError, "column already exists"},
+		{"not a table", nil, []string{"cat", dir}, exitNotFound, "not an Iceberg, Paimon or Hudi table"},
 		{"corrupt truncated", nil, []string{"cat", truncated}, exitCorrupt, "without the trailing PAR1 magic"},
 		{"corrupt footer", nil, []string{"cat", footer}, exitCorrupt, "parquet: corrupt"},
 		{"unsupported format", nil, []string{"cat", text}, exitUnsupported, `reader: unknown file format: magic "hell"`},

@@ -179,8 +179,43 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 	if errors.Is(err, reader.ErrInvalidOption) {
 		return nil, usageError{err}
 	}
-	return t, err
+	if err != nil {
+		return nil, withFlagHint(err)
+	}
+	if t.MetadataGuessed && !tf.listing {
+		fmt.Fprintf(f.Stderr, "lakecat: warning: %s: no version-hint.text; reading the highest metadata version\n", path)
+	}
+	return t, nil
 }
+
+// flagHints name the flag that reads a table the library refused.
+var flagHints = []struct {
+	err  error
+	hint string
+}{
+	{reader.ErrPrimaryKeyTable, "--raw reads every stored row with its system columns"},
+	{reader.ErrDeleteFiles, "--ignore-deletes reads the rows anyway"},
+	{reader.ErrMergeOnRead, "--ignore-logs reads base files only"},
+}
+
+// withFlagHint adds to a refusal of the library the flag that overrides
+// it: the library's errors never name command-line flags.
+func withFlagHint(err error) error {
+	for _, h := range flagHints {
+		if errors.Is(err, h.err) {
+			return hinted{err, h.hint}
+		}
+	}
+	return err
+}
+
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h hinted) Error() string { return h.err.Error() + " (" + h.hint + ")" }
+func (h hinted) Unwrap() error { return h.err }
 
 // progressLine returns a scan progress callback that keeps one line on w
 // up to date (files done/total, rows, MB/s of data files read), at most

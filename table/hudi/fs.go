@@ -1,0 +1,26 @@
+package hudi
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lakecat/lakecat/storage"
+)
+
+// maxMetadataBytes caps the size of a metadata file read whole.
+const maxMetadataBytes = storage.MaxMetadataBytes
+
+// readFile reads a whole metadata file.
+func readFile(ctx context.Context, fsys storage.FS, path string) ([]byte, error) {
+	b, err := storage.ReadFile(ctx, fsys, path)
+	if err != nil {
+		return nil, fmt.Errorf("hudi: %w", err)
+	}
+	return b, nil
+}
+
+var (
+	joinPath  = storage.JoinPath
+	parentDir = storage.ParentDir
+	baseName  = storage.BaseName
+)

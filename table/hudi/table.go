@@ -1,0 +1,424 @@
+package hudi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
+)
+
+// ErrMergeOnRead is matched by [Scan.LogsError]'s error.
+var ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "hudi: merge-on-read log files")
+
+// ErrNoCommits is matched by the error for a table without completed
+// commits (or none at or before the instant asked for).
+var ErrNoCommits = lakecat.NewSentinel(lakecat.ErrNotFound, "hudi: no completed commit")
+
+// Table is a Hudi table folder: .hoodie/ (hoodie.properties and the
+// timeline) and the data files, in partition folders for a partitioned
+// table.
+type Table struct {
+	// storage.FS is the storage the table is read from.
+	FS storage.FS
+	// Root is the table folder.
+	Root string
+	// Properties are .hoodie/hoodie.properties.
+	Properties map[string]string
+
+	mu    sync.Mutex
+	cmeta map[string]*CommitMetadata // instant file → metadata
+}
+
+// Open reads .hoodie/hoodie.properties of the table at root.
+func Open(ctx context.Context, fsys storage.FS, root string) (*Table, error) {
+	root = strings.TrimSuffix(root, "/")
+	b, err := readFile(ctx, fsys, joinPath(root, ".hoodie/hoodie.properties"))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s: %v", ErrNotHudi, root, err)
+		}
+		return nil, err
+	}
+	return &Table{FS: fsys, Root: root, Properties: parseProperties(string(b)), cmeta: map[string]*CommitMetadata{}}, nil
+}
+
+// TableType returns hoodie.table.type: "COPY_ON_WRITE" (the default) or
+// "MERGE_ON_READ".
+func (t *Table) TableType() string {
+	if v := t.Properties["hoodie.table.type"]; v != "" {
+		return v
+	}
+	return "COPY_ON_WRITE"
+}
+
+// CommitMetadata returns the parsed metadata of a completed instant (cached).
+func (t *Table) CommitMetadata(ctx context.Context, in Instant) (*CommitMetadata, error) {
+	t.mu.Lock()
+	md := t.cmeta[in.File]
+	t.mu.Unlock()
+	if md != nil {
+		return md, nil
+	}
+	b, err := readFile(ctx, t.FS, in.File)
+	if err != nil {
+		return nil, err
+	}
+	md, err = ParseCommitMetadata(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.File, err)
+	}
+	t.mu.Lock()
+	t.cmeta[in.File] = md
+	t.mu.Unlock()
+	return md, nil
+}
+
+// InstantTime spells t as a Hudi instant time, "yyyyMMddHHmmssSSS", in t's
+// location. Hudi writes instant times in the writer's local time zone unless
+// hoodie.table.timeline.timezone is UTC: pass t in that zone.
+func InstantTime(t time.Time) string {
+	return t.Format("20060102150405") + fmt.Sprintf("%03d", t.Nanosecond()/1e6)
+}
+
+// ScanOptions select what a scan reads.
+type ScanOptions struct {
+	// AsOfInstant reads the table as of the latest completed instant whose
+	// time is ≤ this instant time ("" for the latest).
+	AsOfInstant string
+}
+
+// BaseFile is the latest base file of a file group.
+type BaseFile struct {
+	// Path is the file's path for the table's [FS].
+	Path string
+	// Partition is the partition path relative to the table ("" when the
+	// table is not partitioned).
+	Partition string
+	// FileID is the file group id.
+	FileID string
+	// WriteToken is the writer's token from the file name.
+	WriteToken string
+	// InstantTime is the instant of the commit that wrote the file: resolve
+	// the file through that commit's schema ([Scan.WriterSchema]).
+	InstantTime string
+	// Format is "PARQUET", "ORC" or "HFILE" from the extension.
+	Format string
+	// SizeBytes is the file size in bytes (from the storage), or -1 when it
+	// could not be opened.
+	SizeBytes int64
+	// RecordCount is the number of rows, from the write statistics of the
+	// commit that wrote the file (numWrites), or -1 when not recorded.
+	RecordCount int64
+}
+
+// LogFile is a merge-on-read log file of a file group's latest file slice.
+type LogFile struct {
+	// Path is the file's path.
+	Path string
+	// Partition and FileID name the file group.
+	Partition, FileID string
+	// BaseInstant is the instant in the log file's name.
+	BaseInstant string
+}
+
+// Scan is the plan of a Hudi table read.
+type Scan struct {
+	// Table is the table.
+	Table *Table
+	// Instant is the latest completed instant read.
+	Instant Instant
+	// AvroSchema is the table schema's Avro JSON (extraMetadata.schema of
+	// the latest commit that has one, else hoodie.table.create.schema).
+	AvroSchema string
+	// Schema is the table schema as internal schema: the schema history's
+	// version current at Instant when the table has one (.hoodie/.schema/,
+	// ids from Hudi), else AvroSchema converted (ids from [IDs]).
+	Schema *schema.Schema
+	// BaseFiles are the latest base file of each live file group, sorted by
+	// partition then file id.
+	BaseFiles []BaseFile
+	// LogFiles are the log files of the latest file slices (merge-on-read).
+	LogFiles []LogFile
+
+	// History is the schema history of a schema-on-read table
+	// (.hoodie/.schema/), or nil.
+	History *SchemaHistory
+
+	ids       IDs
+	instants  []Instant
+	earliest  string
+	writerMu  sync.Mutex
+	writerSch map[string]*schema.Schema
+}
+
+// Plan reads the timeline and lists the latest base file of each file group
+// (copy-on-write file slices; Hudi docs, "File Layouts"): files named
+// <fileId>_<writeToken>_<instant>.<ext> whose instant is a completed commit
+// at or before the instant read (or is older than the active timeline, whose
+// archived commits count as completed), minus file groups a replacecommit
+// replaced. Log files (.<fileId>_<instant>.log.<version>_<token>) of a file
+// group at or after its base file's instant are reported in LogFiles.
+// Partition folders are taken from the partitions the commits wrote.
+func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
+	instants, earliest, err := readTimeline(ctx, t.FS, t.Root)
+	if err != nil {
+		return nil, err
+	}
+	everCompleted := map[string]bool{}
+	for _, in := range instants {
+		everCompleted[in.Time] = true
+	}
+	if opts.AsOfInstant != "" {
+		n := 0
+		for _, in := range instants {
+			if in.Time <= opts.AsOfInstant {
+				instants[n] = in
+				n++
+			}
+		}
+		instants = instants[:n]
+	}
+	if len(instants) == 0 {
+		return nil, fmt.Errorf("%w in %s", ErrNoCommits, t.Root)
+	}
+	s := &Scan{Table: t, Instant: instants[len(instants)-1], instants: instants, earliest: earliest, writerSch: map[string]*schema.Schema{}}
+
+	completed := map[string]bool{}
+	partSet := map[string]bool{}
+	counts := map[string]int64{}  // relative path → numWrites
+	replaced := map[string]bool{} // partition + "/" + file id
+	for _, in := range instants {
+		completed[in.Time] = true
+		md, err := t.CommitMetadata(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range md.Partitions {
+			partSet[p] = true
+		}
+		for _, w := range md.WriteStats {
+			counts[w.Path] = w.NumWrites
+		}
+		for p, ids := range md.ReplacedFileIDs {
+			for _, id := range ids {
+				replaced[p+"/"+id] = true
+			}
+		}
+		if md.Schema != "" {
+			s.AvroSchema = md.Schema
+		}
+	}
+	if s.AvroSchema == "" {
+		s.AvroSchema = t.Properties["hoodie.table.create.schema"]
+	}
+	if s.AvroSchema == "" {
+		return nil, fmt.Errorf("hudi: %s: no table schema in the commits or hoodie.properties", t.Root)
+	}
+	committed := func(ts string) bool {
+		return completed[ts] || (opts.AsOfInstant == "" || ts <= opts.AsOfInstant) && earliest != "" && ts < earliest
+	}
+	// The newest history file holds every version; versions after the
+	// instant read are not picked by history.at.
+	s.History, err = readSchemaHistory(ctx, t.FS, t.Root, func(ts string) bool { return everCompleted[ts] })
+	if err != nil {
+		return nil, err
+	}
+	if hs := s.History.At(s.Instant.Time); hs != nil {
+		s.Schema = hs
+	} else {
+		s.Schema, err = ConvertAvroSchema(s.AvroSchema, &s.ids)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	parts := make([]string, 0, len(partSet))
+	for p := range partSet {
+		parts = append(parts, p)
+	}
+	sort.Strings(parts)
+	for _, p := range parts {
+		dir := t.Root
+		if p != "" {
+			if strings.Contains(p, "..") {
+				return nil, fmt.Errorf("%w: partition path %q", ErrCorruptTimeline, p)
+			}
+			dir = joinPath(t.Root, p)
+		}
+		names, err := t.FS.List(ctx, dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // a partition deleted since
+			}
+			return nil, err
+		}
+		latest := map[string]BaseFile{}
+		var logs []LogFile
+		for _, n := range names {
+			if lf, ok := parseLogName(n); ok {
+				lf.Path, lf.Partition = joinPath(dir, n), p
+				logs = append(logs, lf)
+				continue
+			}
+			bf, ok := parseBaseName(n)
+			if !ok || !committed(bf.InstantTime) || replaced[p+"/"+bf.FileID] {
+				continue
+			}
+			bf.Path, bf.Partition, bf.SizeBytes, bf.RecordCount = joinPath(dir, n), p, -1, -1
+			rel := n
+			if p != "" {
+				rel = p + "/" + n
+			}
+			if c, ok := counts[rel]; ok {
+				bf.RecordCount = c
+			}
+			if cur, ok := latest[bf.FileID]; !ok || bf.InstantTime > cur.InstantTime {
+				latest[bf.FileID] = bf
+			}
+		}
+		ids := make([]string, 0, len(latest))
+		for id := range latest {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			s.BaseFiles = append(s.BaseFiles, latest[id])
+		}
+		sort.Slice(logs, func(i, j int) bool { return logs[i].Path < logs[j].Path })
+		for _, lf := range logs {
+			if replaced[p+"/"+lf.FileID] || !committed(lf.BaseInstant) {
+				continue
+			}
+			if bf, ok := latest[lf.FileID]; ok && lf.BaseInstant < bf.InstantTime {
+				continue // belongs to an older file slice
+			}
+			s.LogFiles = append(s.LogFiles, lf)
+		}
+	}
+	for i := range s.BaseFiles {
+		f, err := t.FS.Open(ctx, s.BaseFiles[i].Path)
+		if err == nil {
+			s.BaseFiles[i].SizeBytes = f.Size()
+			f.Close()
+		}
+	}
+	return s, nil
+}
+
+// parseBaseName parses "<fileId>_<writeToken>_<instant>.<ext>".
+func parseBaseName(n string) (BaseFile, bool) {
+	if strings.HasPrefix(n, ".") {
+		return BaseFile{}, false
+	}
+	var format string
+	for ext, f := range map[string]string{".parquet": "PARQUET", ".orc": "ORC", ".hfile": "HFILE"} {
+		if strings.HasSuffix(n, ext) {
+			format, n = f, strings.TrimSuffix(n, ext)
+			break
+		}
+	}
+	if format == "" {
+		return BaseFile{}, false
+	}
+	i := strings.LastIndexByte(n, '_')
+	if i < 0 {
+		return BaseFile{}, false
+	}
+	instant := n[i+1:]
+	rest := n[:i]
+	j := strings.LastIndexByte(rest, '_')
+	if j <= 0 || !isInstantTime(instant) {
+		return BaseFile{}, false
+	}
+	return BaseFile{FileID: rest[:j], WriteToken: rest[j+1:], InstantTime: instant, Format: format}, true
+}
+
+// parseLogName parses ".<fileId>_<instant>.log.<version>[_<writeToken>]".
+func parseLogName(n string) (LogFile, bool) {
+	if !strings.HasPrefix(n, ".") {
+		return LogFile{}, false
+	}
+	head, _, ok := strings.Cut(n[1:], ".log.")
+	if !ok {
+		return LogFile{}, false
+	}
+	i := strings.LastIndexByte(head, '_')
+	if i <= 0 || !isInstantTime(head[i+1:]) {
+		return LogFile{}, false
+	}
+	return LogFile{FileID: head[:i], BaseInstant: head[i+1:]}, true
+}
+
+// WriterSchema returns the schema f was written with. For a table with a
+// schema history (.hoodie/.schema/, schema on read) it is the history's
+// version current at f's instant, with Hudi's own field ids (renames keep
+// their id). Otherwise it is the schema of the commit that wrote f (its
+// extraMetadata.schema), with field ids matched by name path to
+// [Scan.Schema] (see [IDs]); a commit without a schema (or one older than
+// the active timeline) yields the table schema. Hudi resolves a base file's
+// columns by name: read the file through this schema.
+func (s *Scan) WriterSchema(ctx context.Context, f *BaseFile) (*schema.Schema, error) {
+	s.writerMu.Lock()
+	defer s.writerMu.Unlock()
+	if sc, ok := s.writerSch[f.InstantTime]; ok {
+		return sc, nil
+	}
+	if s.History != nil {
+		// Schema-on-read tables: the history has the ids; a file older than
+		// the first version is read with the oldest version.
+		sc := s.History.At(f.InstantTime)
+		if sc == nil && len(s.History.Versions) > 0 {
+			sc = s.History.Schemas[s.History.Versions[0]]
+		}
+		if sc != nil {
+			s.writerSch[f.InstantTime] = sc
+			return sc, nil
+		}
+	}
+	sc := s.Schema
+	for _, in := range s.instants {
+		if in.Time != f.InstantTime {
+			continue
+		}
+		md, err := s.Table.CommitMetadata(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		if md.Schema != "" && md.Schema != s.AvroSchema {
+			sc, err = ConvertAvroSchema(md.Schema, &s.ids)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	s.writerSch[f.InstantTime] = sc
+	return sc, nil
+}
+
+// IsMergeOnRead reports whether the table type is MERGE_ON_READ or the
+// latest file slices have log files.
+func (s *Scan) IsMergeOnRead() bool {
+	return s.Table.TableType() == "MERGE_ON_READ" || len(s.LogFiles) > 0
+}
+
+// LogsError returns nil when the latest file slices have no log files, else
+// an error matching [ErrMergeOnRead] naming how many log files in how many
+// file groups would be ignored by reading base files only.
+func (s *Scan) LogsError() error {
+	if len(s.LogFiles) == 0 {
+		return nil
+	}
+	groups := map[string]bool{}
+	for _, l := range s.LogFiles {
+		groups[l.Partition+"/"+l.FileID] = true
+	}
+	return fmt.Errorf("%w: %d log files in %d file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them)", ErrMergeOnRead, len(s.LogFiles), len(groups))
+}

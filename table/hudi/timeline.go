@@ -1,0 +1,273 @@
+package hudi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/hamba/avro/v2/ocf"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/storage"
+)
+
+// ErrNotHudi is matched by the error for a folder without .hoodie/hoodie.properties.
+var ErrNotHudi = lakecat.NewSentinel(lakecat.ErrNotFound, "hudi: not a Hudi table")
+
+// ErrCorruptTimeline is matched by errors for timeline files that cannot be
+// decoded.
+var ErrCorruptTimeline = lakecat.NewSentinel(lakecat.ErrCorrupt, "hudi: corrupt timeline")
+
+// Instant is a completed action on the timeline (Hudi docs, "Timeline").
+type Instant struct {
+	// Time is the instant (requested) time, "yyyyMMddHHmmssSSS".
+	Time string
+	// CompletionTime is the completion time (table version 8 and later), or
+	// "".
+	CompletionTime string
+	// Action is "commit", "deltacommit" or "replacecommit".
+	Action string
+	// File is the instant file's path.
+	File string
+}
+
+// dataActions are the completed actions that write data files. A compaction
+// completes as a "commit"; clustering and insert-overwrite as a
+// "replacecommit" (or "clustering" in table version 8).
+var dataActions = map[string]bool{"commit": true, "deltacommit": true, "replacecommit": true, "clustering": true}
+
+// readTimeline lists the completed data instants, oldest first, and the
+// earliest instant time of any state on the active timeline. Layouts:
+//   - table version ≤ 7 ("v6"): .hoodie/<time>.<action> is completed;
+//     <time>.<action>.requested / .inflight (and <time>.inflight) are not;
+//   - table version ≥ 8: .hoodie/timeline/<time>_<completion>.<action> is
+//     completed; <time>.<action>.requested / .inflight are not.
+func readTimeline(ctx context.Context, fsys storage.FS, root string) (instants []Instant, earliest string, err error) {
+	dir := joinPath(root, ".hoodie/timeline")
+	names, err := fsys.List(ctx, dir)
+	v8 := err == nil
+	if errors.Is(err, fs.ErrNotExist) {
+		dir = joinPath(root, ".hoodie")
+		names, err = fsys.List(ctx, dir)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	for _, n := range names {
+		if n == "" || n[0] < '0' || n[0] > '9' {
+			continue
+		}
+		ts, rest, ok := strings.Cut(n, ".")
+		if !ok {
+			continue
+		}
+		var completion string
+		if v8 {
+			ts, completion, _ = strings.Cut(ts, "_")
+		}
+		if !isInstantTime(ts) {
+			continue
+		}
+		if earliest == "" || ts < earliest {
+			earliest = ts
+		}
+		if strings.Contains(rest, ".") || !dataActions[rest] {
+			continue // requested, inflight, or not a data action
+		}
+		if v8 && completion == "" {
+			continue
+		}
+		instants = append(instants, Instant{Time: ts, CompletionTime: completion, Action: rest, File: joinPath(dir, n)})
+	}
+	sort.SliceStable(instants, func(i, j int) bool { return instants[i].Time < instants[j].Time })
+	return instants, earliest, nil
+}
+
+func isInstantTime(s string) bool {
+	if len(s) < 8 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// CommitMetadata is the part of a commit's metadata the reader uses.
+type CommitMetadata struct {
+	// Schema is extraMetadata.schema: the writer's Avro schema JSON, or "".
+	Schema string
+	// Partitions are the partition paths the commit wrote, sorted.
+	Partitions []string
+	// ReplacedFileIDs maps a partition path to the file ids a replacecommit
+	// replaced.
+	ReplacedFileIDs map[string][]string
+	// OperationType is the write operation ("UPSERT", "INSERT", …).
+	OperationType string
+	// WriteStats are the files the commit wrote, in partition order then
+	// file order.
+	WriteStats []WriteStat
+}
+
+// WriteStat is one file a commit wrote (HoodieWriteStat).
+type WriteStat struct {
+	// Partition is the partition path.
+	Partition string
+	// FileID is the file group id.
+	FileID string
+	// Path is the file's path relative to the table.
+	Path string
+	// NumWrites is the number of records in the written file (for a base
+	// file: all its rows), or -1 when not recorded.
+	NumWrites int64
+	// FileSizeBytes is the written file's size in bytes, or -1.
+	FileSizeBytes int64
+}
+
+// ParseCommitMetadata decodes a completed commit file: JSON (table version
+// ≤ 7) or an Avro object container holding one HoodieCommitMetadata or
+// HoodieReplaceCommitMetadata record (version 8). An empty file is empty
+// metadata. Errors match [ErrCorruptTimeline].
+func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
+	md = &CommitMetadata{ReplacedFileIDs: map[string][]string{}}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return md, nil
+	}
+	var rec map[string]any
+	if bytes.HasPrefix(data, []byte("Obj\x01")) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%w: avro decoder failed: %v", ErrCorruptTimeline, r)
+			}
+		}()
+		dec, err := ocf.NewDecoder(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
+		}
+		if !dec.HasNext() {
+			if err := dec.Error(); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
+			}
+			return md, nil
+		}
+		if err := dec.Decode(&rec); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
+		}
+	} else {
+		d := json.NewDecoder(bytes.NewReader(data))
+		if err := d.Decode(&rec); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
+		}
+	}
+	if em, ok := unwrapMap(rec["extraMetadata"]); ok {
+		if s, ok := unwrapString(em["schema"]); ok {
+			md.Schema = s
+		}
+	}
+	if s, ok := unwrapString(rec["operationType"]); ok {
+		md.OperationType = s
+	}
+	if ws, ok := unwrapMap(rec["partitionToWriteStats"]); ok {
+		for p := range ws {
+			md.Partitions = append(md.Partitions, p)
+		}
+		sort.Strings(md.Partitions)
+		for _, p := range md.Partitions {
+			arr, _ := unwrapArray(ws[p])
+			for _, x := range arr {
+				st, ok := unwrapMap(x)
+				if !ok {
+					continue
+				}
+				w := WriteStat{Partition: p, NumWrites: -1, FileSizeBytes: -1}
+				w.FileID, _ = unwrapString(st["fileId"])
+				w.Path, _ = unwrapString(st["path"])
+				if n, ok := unwrapInt(st["numWrites"]); ok {
+					w.NumWrites = n
+				}
+				if n, ok := unwrapInt(st["fileSizeInBytes"]); ok {
+					w.FileSizeBytes = n
+				}
+				md.WriteStats = append(md.WriteStats, w)
+			}
+		}
+	}
+	if rf, ok := unwrapMap(rec["partitionToReplaceFileIds"]); ok {
+		for p, v := range rf {
+			arr, _ := unwrapArray(v)
+			for _, x := range arr {
+				if s, ok := unwrapString(x); ok {
+					md.ReplacedFileIDs[p] = append(md.ReplacedFileIDs[p], s)
+				}
+			}
+		}
+	}
+	return md, nil
+}
+
+// The unwrap helpers accept plain values and hamba/avro's generic union
+// wrappers ({"map": …}, {"string": …}, {"array": …}).
+func unwrapMap(v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	if inner, ok := m["map"].(map[string]any); ok && len(m) == 1 {
+		return inner, true
+	}
+	return m, true
+}
+
+func unwrapString(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case map[string]any:
+		if len(x) == 1 {
+			if s, ok := x["string"].(string); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
+
+func unwrapInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case float64: // JSON
+		if x == float64(int64(x)) {
+			return int64(x), true
+		}
+	case map[string]any:
+		if len(x) == 1 {
+			return unwrapInt(x["long"])
+		}
+	}
+	return 0, false
+}
+
+func unwrapArray(v any) ([]any, bool) {
+	switch x := v.(type) {
+	case []any:
+		return x, true
+	case map[string]any:
+		if len(x) == 1 {
+			a, ok := x["array"].([]any)
+			return a, ok
+		}
+	}
+	return nil, false
+}

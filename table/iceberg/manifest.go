@@ -1,0 +1,292 @@
+package iceberg
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/hamba/avro/v2"
+	"github.com/hamba/avro/v2/ocf"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/table/internal/avrorec"
+)
+
+// ErrCorruptManifest is matched by errors for manifest lists and manifests
+// that cannot be decoded.
+var ErrCorruptManifest = lakecat.NewSentinel(lakecat.ErrCorrupt, "iceberg: corrupt manifest")
+
+// Content is what a data or delete file holds (Iceberg spec, "Manifests":
+// data_file.content).
+type Content int
+
+// The contents.
+const (
+	ContentData            Content = 0
+	ContentPositionDeletes Content = 1
+	ContentEqualityDeletes Content = 2
+)
+
+// String returns "data", "position deletes" or "equality deletes".
+func (c Content) String() string {
+	switch c {
+	case ContentData:
+		return "data"
+	case ContentPositionDeletes:
+		return "position deletes"
+	case ContentEqualityDeletes:
+		return "equality deletes"
+	}
+	return fmt.Sprintf("content(%d)", int(c))
+}
+
+// Entry statuses (Iceberg spec, "Manifest Entry Fields": status).
+const (
+	StatusExisting = 0
+	StatusAdded    = 1
+	StatusDeleted  = 2
+)
+
+// ManifestFile is one entry of a manifest list (Iceberg spec, "Manifest
+// Lists"). Fields a format-v1 list lacks are zero (Content data, sequence
+// numbers 0).
+type ManifestFile struct {
+	// Path is the manifest's path as stored.
+	Path string
+	// Length is the manifest's size in bytes.
+	Length int64
+	// SpecID is the partition spec id the manifest was written with.
+	SpecID int
+	// Content is 0 for data manifests and 1 for delete manifests.
+	Content int
+	// SequenceNumber is the sequence number of the commit that added the
+	// manifest; ADDED entries with a null sequence number inherit it.
+	SequenceNumber int64
+	// AddedSnapshotID is the id of the snapshot that added the manifest.
+	AddedSnapshotID int64
+}
+
+// DecodeManifestList decodes a manifest list (an Avro object container file
+// in format v1, v2 or v3), using the writer schema in the file's header.
+// Errors match [ErrCorruptManifest].
+func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
+	defer recoverCorrupt(&err)
+	dec, err := ocf.NewDecoder(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
+	}
+	for dec.HasNext() {
+		var rec map[string]any
+		if err := dec.Decode(&rec); err != nil {
+			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), err)
+		}
+		g := avrorec.Getter{M: rec}
+		mf := ManifestFile{
+			Path:            g.Str("manifest_path", true),
+			Length:          g.I64("manifest_length", true),
+			SpecID:          int(g.I64("partition_spec_id", false)),
+			Content:         int(g.I64("content", false)),
+			SequenceNumber:  g.I64("sequence_number", false),
+			AddedSnapshotID: g.I64("added_snapshot_id", false),
+		}
+		if g.Err != nil {
+			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), g.Err)
+		}
+		out = append(out, mf)
+	}
+	if err := dec.Error(); err != nil {
+		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
+	}
+	return out, nil
+}
+
+// ManifestEntry is one entry of a manifest, with its data_file struct
+// (Iceberg spec, "Manifest Entry Fields" and "Data File Fields").
+type ManifestEntry struct {
+	// Status is StatusExisting, StatusAdded or StatusDeleted.
+	Status int
+	// SnapshotID is the snapshot id the entry was added in (nil: inherit).
+	SnapshotID *int64
+	// SequenceNumber is the data sequence number (nil: inherit from the
+	// manifest list for ADDED entries; v1 has none).
+	SequenceNumber *int64
+	// FileSequenceNumber is the file sequence number (nil: inherit).
+	FileSequenceNumber *int64
+	// Content is what the file holds.
+	Content Content
+	// FilePath is the file's path as stored.
+	FilePath string
+	// FileFormat is "PARQUET", "ORC", "AVRO" or "PUFFIN" (upper case, as
+	// written; see [NormalizeFormat]).
+	FileFormat string
+	// RecordCount is the number of rows (or deletes) in the file.
+	RecordCount int64
+	// FileSizeBytes is the file's size in bytes.
+	FileSizeBytes int64
+	// Partition maps partition field id → partition value in the Go form
+	// of schema.Field; a null partition value is present with a nil value.
+	Partition map[int]any
+	// EqualityIDs are the field ids of an equality delete file.
+	EqualityIDs []int
+	// ReferencedDataFile is the data file a position delete file or a
+	// deletion vector (v3) applies to, or "".
+	ReferencedDataFile string
+	// ContentOffset and ContentSizeBytes locate a deletion vector blob inside
+	// its Puffin file (v3), or are nil.
+	ContentOffset, ContentSizeBytes *int64
+}
+
+// ManifestHeader holds the key-value metadata of a manifest's Avro header
+// that the reader uses.
+type ManifestHeader struct {
+	// FormatVersion is the "format-version" property (1 when absent).
+	FormatVersion int
+	// SpecID is the "partition-spec-id" property, or -1 when absent.
+	SpecID int
+	// Content is the "content" property: "data" or "deletes" ("data" when
+	// absent).
+	Content string
+}
+
+// DecodeManifest decodes a manifest (an Avro object container file in
+// format v1, v2 or v3), using the writer schema in the file's header. Each
+// partition value is keyed by the partition field id taken from the Avro
+// field's "field-id" property or, when a writer left it out, from
+// specFieldIDs by position. Errors match [ErrCorruptManifest].
+func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []ManifestEntry, err error) {
+	defer recoverCorrupt(&err)
+	dec, err := ocf.NewDecoder(r)
+	if err != nil {
+		return hdr, nil, fmt.Errorf("%w: manifest: %v", ErrCorruptManifest, err)
+	}
+	meta := dec.Metadata()
+	hdr = ManifestHeader{FormatVersion: 1, SpecID: -1, Content: "data"}
+	if v := propInt(string(meta["format-version"])); v > 0 {
+		hdr.FormatVersion = v
+	}
+	if v := propInt(string(meta["partition-spec-id"])); v >= 0 {
+		hdr.SpecID = v
+	}
+	if c := string(meta["content"]); c != "" {
+		hdr.Content = c
+	}
+
+	// The partition struct's Avro schema gives each value's type and id.
+	var partFields []*avro.Field
+	var partIDs []int
+	if df := recordField(dec.Schema(), "data_file"); df != nil {
+		if pf := recordField(df.Type(), "partition"); pf != nil {
+			if rs, ok := derefSchema(pf.Type()).(*avro.RecordSchema); ok {
+				partFields = rs.Fields()
+				for i, f := range partFields {
+					id := avroFieldID(f)
+					if id < 0 && i < len(specFieldIDs) {
+						id = specFieldIDs[i]
+					}
+					if id < 0 {
+						return hdr, nil, fmt.Errorf("%w: manifest: partition field %q has no field id", ErrCorruptManifest, f.Name())
+					}
+					partIDs = append(partIDs, id)
+				}
+			}
+		}
+	}
+
+	for dec.HasNext() {
+		var rec map[string]any
+		if err := dec.Decode(&rec); err != nil {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: %v", ErrCorruptManifest, len(out), err)
+		}
+		g := avrorec.Getter{M: rec}
+		dfm, _ := rec["data_file"].(map[string]any)
+		if dfm == nil {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: no data_file", ErrCorruptManifest, len(out))
+		}
+		d := avrorec.Getter{M: dfm}
+		e := ManifestEntry{
+			Status:             int(g.I64("status", true)),
+			SnapshotID:         g.Opt("snapshot_id"),
+			SequenceNumber:     g.Opt("sequence_number"),
+			FileSequenceNumber: g.Opt("file_sequence_number"),
+			Content:            Content(d.I64("content", false)),
+			FilePath:           d.Str("file_path", true),
+			FileFormat:         d.Str("file_format", true),
+			RecordCount:        d.I64("record_count", true),
+			FileSizeBytes:      d.I64("file_size_in_bytes", true),
+			ContentOffset:      d.Opt("content_offset"),
+			ContentSizeBytes:   d.Opt("content_size_in_bytes"),
+			ReferencedDataFile: d.Str("referenced_data_file", false),
+		}
+		if g.Err != nil || d.Err != nil {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: %v", ErrCorruptManifest, len(out), errors.Join(g.Err, d.Err))
+		}
+		if e.Status < StatusExisting || e.Status > StatusDeleted {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: status %d", ErrCorruptManifest, len(out), e.Status)
+		}
+		if e.Content < ContentData || e.Content > ContentEqualityDeletes {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: content %d", ErrCorruptManifest, len(out), e.Content)
+		}
+		ids, err := intList(dfm["equality_ids"])
+		if err != nil {
+			return hdr, nil, fmt.Errorf("%w: manifest entry %d: equality_ids: %v", ErrCorruptManifest, len(out), err)
+		}
+		e.EqualityIDs = ids
+		partRec, _ := dfm["partition"].(map[string]any)
+		e.Partition = make(map[int]any, len(partFields))
+		for i, f := range partFields {
+			v, err := avroValue(f.Type(), partRec[f.Name()])
+			if err != nil {
+				return hdr, nil, fmt.Errorf("%w: manifest entry %d: partition field %q: %v", ErrCorruptManifest, len(out), f.Name(), err)
+			}
+			e.Partition[partIDs[i]] = v
+		}
+		out = append(out, e)
+	}
+	if err := dec.Error(); err != nil {
+		return hdr, nil, fmt.Errorf("%w: manifest: %v", ErrCorruptManifest, err)
+	}
+	return hdr, out, nil
+}
+
+// recoverCorrupt turns a panic inside the Avro library on hostile input
+// into an error matching ErrCorruptManifest.
+func recoverCorrupt(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: avro decoder failed: %v", ErrCorruptManifest, r)
+	}
+}
+
+// intList converts a generic Avro array of int or long (possibly inside a
+// nullable union, which hamba decodes as {"array": [...]}) to []int. Writers
+// disagree on equality_ids' element type.
+func intList(v any) ([]int, error) {
+	if m, ok := v.(map[string]any); ok && len(m) == 1 {
+		for _, inner := range m {
+			v = inner
+		}
+	}
+	if v == nil {
+		return nil, nil
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("not an array but %T", v)
+	}
+	if len(arr) == 0 {
+		return nil, nil
+	}
+	out := make([]int, 0, len(arr))
+	for _, x := range arr {
+		switch n := x.(type) {
+		case int:
+			out = append(out, n)
+		case int32:
+			out = append(out, int(n))
+		case int64:
+			out = append(out, int(n))
+		default:
+			return nil, fmt.Errorf("element of type %T", x)
+		}
+	}
+	return out, nil
+}
