@@ -23,6 +23,13 @@ type decoder interface {
 	batches(proj *schema.Schema, batchRows int, mem memory.Allocator) (batchSource, error)
 }
 
+// rowGroupDecoder is a decoder that reads a range of its row groups; the
+// rows before the range count for _pos.
+type rowGroupDecoder interface {
+	decoder
+	rowGroupBatches(proj *schema.Schema, batchRows int, mem memory.Allocator, first, count int) (batchSource, int64, error)
+}
+
 // batchSource yields decoded batches laid out as schema.ToArrowSchema(proj).
 // Next returns io.EOF after the last batch.
 type batchSource interface {
@@ -34,6 +41,18 @@ type parquetDecoder struct{ *parquet.File }
 
 func (d parquetDecoder) batches(proj *schema.Schema, n int, mem memory.Allocator) (batchSource, error) {
 	return d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem})
+}
+
+func (d parquetDecoder) rowGroupBatches(proj *schema.Schema, n int, mem memory.Allocator, first, count int) (batchSource, int64, error) {
+	var before int64
+	for i := 0; i < first && i < d.NumRowGroups(); i++ {
+		before += d.RowGroupRows(i)
+	}
+	br, err := d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem, FirstRowGroup: first, RowGroups: count})
+	if err != nil {
+		return nil, 0, err
+	}
+	return br, before, nil
 }
 
 type orcDecoder struct{ *orc.File }

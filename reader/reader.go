@@ -51,6 +51,10 @@ type Options struct {
 	// Limits cap the sizes the decoders accept from the file (zero: the
 	// decoders' defaults).
 	Limits Limits
+
+	// firstRowGroup and rowGroups select a range of a Parquet file's row
+	// groups (rowGroups 0: the whole file), set by [ReadTask].
+	firstRowGroup, rowGroups int
 }
 
 // Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its
@@ -163,12 +167,23 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	if n <= 0 {
 		n = DefaultBatchRows
 	}
-	src, err := dec.batches(p.FileProjection(), n, mem)
+	var src batchSource
+	var before int64
+	if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
+		rd, ok := dec.(rowGroupDecoder)
+		if !ok {
+			p.Release()
+			return nil, fmt.Errorf("%w: a row group range of a file that is not Parquet", ErrUnknownFormat)
+		}
+		src, before, err = rd.rowGroupBatches(p.FileProjection(), n, mem, opts.firstRowGroup, opts.rowGroups)
+	} else {
+		src, err = dec.batches(p.FileProjection(), n, mem)
+	}
 	if err != nil {
 		p.Release()
 		return nil, err
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: p.ArrowSchema(), pos: posIndex(opts.ReadSchema)}, nil
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: p.ArrowSchema(), pos: posIndex(opts.ReadSchema), rows: before}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.

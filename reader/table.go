@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
@@ -77,6 +78,9 @@ type TableOptions struct {
 	Raw bool
 	// IgnoreLogs reads a Hudi merge-on-read table's base files only.
 	IgnoreLogs bool
+	// SplitBytes is the size above which [Table.Tasks] splits a Parquet
+	// file at row-group boundaries (0: [DefaultSplitBytes]; negative: never).
+	SplitBytes int64
 	// Workers, MemoryBytes: see [ScanOptions].
 	Workers     int
 	MemoryBytes int64
@@ -111,11 +115,12 @@ type TableFile struct {
 	// table format records it (Paimon), else -1.
 	SchemaID int64
 
-	task FileTask
+	// Task is the file's read as a plain value ([ReadTask] reads it, on
+	// this machine or another); a large Parquet file may have several
+	// tasks, see [Table.Tasks].
+	Task table.Task
 
-	storedPath string      // path as the table metadata stores it (_file)
-	specID     int         // partition spec id (_spec_id)
-	partition  map[int]any // partition field id → value (_partition)
+	partition map[int]any // partition field id → value (_partition)
 }
 
 // Table is a planned table read: its read schema and live data files.
@@ -200,9 +205,70 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 		}
 	}
 	for i := range t.Files {
-		t.Files[i].task.Options.ReadSchema = t.ReadSchema
+		t.Files[i].Task.ReadSchema = t.ReadSchema
 	}
 	return t, nil
+}
+
+// Tasks returns the table's read as tasks, in scan order: one per data
+// file, and for a Parquet file larger than opts.SplitBytes (default
+// [DefaultSplitBytes]) one per run of its row groups of about that many
+// bytes, so several workers or machines can share it (this reads the
+// footers of those files). The tasks are values: encode them with
+// json.Marshal, read them anywhere with [ReadTask].
+func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
+	split := t.opts.SplitBytes
+	if split == 0 {
+		split = DefaultSplitBytes
+	}
+	var out []table.Task
+	for i := range t.Files {
+		task := t.Files[i].Task
+		if split < 0 || task.Format != "PARQUET" || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
+			out = append(out, task)
+			continue
+		}
+		parts, err := splitTask(ctx, t.opts.FS, task, split, t.opts.Limits)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, parts...)
+	}
+	return out, nil
+}
+
+// DefaultSplitBytes is the size in bytes above which [Table.Tasks] splits a
+// Parquet file at row-group boundaries: 128 MiB.
+const DefaultSplitBytes = 128 << 20
+
+// splitTask splits a Parquet file's task into runs of row groups of about
+// split bytes each (at least one row group per run).
+func splitTask(ctx context.Context, fsys FS, task table.Task, split int64, limits Limits) ([]table.Task, error) {
+	f, err := fsys.Open(ctx, task.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", task.Path, err)
+	}
+	defer f.Close()
+	pf, err := parquet.Open(f, f.Size(), limits.parquet())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", task.Path, err)
+	}
+	n := pf.NumRowGroups()
+	if n <= 1 {
+		return []table.Task{task}, nil
+	}
+	var out []table.Task
+	first, bytes := 0, int64(0)
+	for i := 0; i < n; i++ {
+		bytes += pf.RowGroupBytes(i)
+		if bytes >= split || i == n-1 {
+			part := task
+			part.FirstRowGroup, part.RowGroups = first, i-first+1
+			out = append(out, part)
+			first, bytes = i+1, 0
+		}
+	}
+	return out, nil
 }
 
 // addMetadataColumns appends the named metadata columns to the read schema
@@ -227,20 +293,20 @@ func (t *Table) addMetadataColumns(names []string) error {
 	t.ReadSchema = read
 	for i := range t.Files {
 		tf := &t.Files[i]
-		c := make(map[int]any, len(tf.task.Options.Constants)+3)
-		for k, v := range tf.task.Options.Constants {
+		c := make(map[int]any, len(tf.Task.Constants)+3)
+		for k, v := range tf.Task.Constants {
 			c[k] = v
 		}
 		for _, f := range read.Fields {
 			switch f.ID {
 			case FieldIDFile:
-				p := tf.storedPath
+				p := tf.Task.StoredPath
 				if p == "" {
 					p = tf.Path
 				}
 				c[FieldIDFile] = p
 			case FieldIDSpecID:
-				c[FieldIDSpecID] = int32(tf.specID)
+				c[FieldIDSpecID] = int32(tf.Task.SpecID)
 			case FieldIDPartition:
 				part := make(map[int]any, len(tf.partition))
 				for _, pf := range f.Type.(*schema.StructType).Fields {
@@ -251,7 +317,7 @@ func (t *Table) addMetadataColumns(names []string) error {
 				c[FieldIDPartition] = part
 			}
 		}
-		tf.task.Options.Constants = c
+		tf.Task.Constants = c
 	}
 	return nil
 }
@@ -259,17 +325,31 @@ func (t *Table) addMetadataColumns(names []string) error {
 // Scan reads the table's files (concurrently, see [ScanFiles]) and yields
 // their rows in the read schema, file by file in scan order.
 func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
-	tasks := make([]FileTask, len(t.Files))
-	for i, f := range t.Files {
-		tasks[i] = f.task
-		tasks[i].Options.BatchRows = t.opts.BatchRows
-		tasks[i].Options.Allocator = t.opts.Allocator
-		tasks[i].Options.Limits = t.opts.Limits
+	planned, err := t.Tasks(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if len(tasks) == 0 {
+	if len(planned) == 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)
 	}
-	return ScanFiles(ctx, tasks, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress})
+	return ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
+		// OpenTable refused delete files already, or was told to ignore them.
+		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: true})
+}
+
+// ScanTasks reads tasks (from [Table.Tasks], or decoded from JSON) from
+// fsys concurrently and yields their batches in task order, as [ScanFiles]
+// does; every task must have the same read schema.
+func ScanTasks(ctx context.Context, fsys FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
+	files := make([]FileTask, len(tasks))
+	for i, task := range tasks {
+		o, err := taskOptions(task, topts)
+		if err != nil {
+			return nil, err
+		}
+		files[i] = FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o}
+	}
+	return ScanFiles(ctx, files, opts)
 }
 
 // Plan builds the projection plan of one of the table's files (index into
@@ -277,14 +357,16 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 // report. The caller releases the plan.
 func (t *Table) Plan(ctx context.Context, i int) (*project.Plan, error) {
 	f := t.Files[i]
-	r, size, closeFn, err := f.task.Open(ctx)
+	o, err := taskOptions(f.Task, TaskOptions{Limits: t.opts.Limits, IgnoreDeletes: true})
+	if err != nil {
+		return nil, err
+	}
+	r, size, closeFn, err := openTask(t.opts.FS, f.Path)(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
-	if closeFn != nil {
-		defer closeFn()
-	}
-	return Plan(r, size, f.task.Options)
+	defer closeFn()
+	return Plan(r, size, o)
 }
 
 func (o TableOptions) warn(format string, args ...any) {

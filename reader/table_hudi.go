@@ -6,6 +6,7 @@ import (
 
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/hudi"
 )
 
@@ -37,9 +38,10 @@ func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, 
 		}
 		t.Files = append(t.Files, TableFile{
 			Path: bf.Path, Format: bf.Format, RecordCount: -1, Partition: bf.Partition, SchemaID: -1,
-			task: FileTask{Name: bf.Path, Open: openTask(opts.FS, bf.Path), Options: Options{
-				ReadSchema: scan.Schema, WriterSchema: ws, Rules: project.Hudi,
-			}},
+			Task: table.Task{
+				Path: bf.Path, Format: bf.Format, SizeBytes: bf.SizeBytes, RecordCount: bf.RecordCount,
+				FileSchema: ws, FileSchemaID: -1, ReadSchema: scan.Schema, Rules: project.Hudi.String(),
+			},
 		})
 	}
 	return t, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/iceberg"
 )
 
@@ -32,9 +33,9 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	if err != nil {
 		return nil, err
 	}
-	rules := project.IcebergV2
+	rules := project.IcebergV2.String()
 	if md.FormatVersion >= 3 {
-		rules = project.IcebergV3
+		rules = project.IcebergV3.String()
 	}
 	t := &Table{MetadataGuessed: tbl.Guessed, ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID,
 		partitionType: scan.PartitionType(scan.ReadSchema)}
@@ -43,11 +44,13 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
 			Partition: partitionString(df.Partition), SchemaID: -1,
-			storedPath: df.StoredPath, specID: df.SpecID, partition: df.Partition,
-			task: FileTask{Name: df.Path, Open: openTask(opts.FS, df.Path), Options: Options{
-				ReadSchema: scan.ReadSchema, NameMapping: nm, Rules: rules,
-				Constants: scan.IdentityConstants(df, scan.ReadSchema),
-			}},
+			partition: df.Partition,
+			Task: table.Task{
+				Path: df.Path, StoredPath: df.StoredPath, Format: df.Format, SizeBytes: df.SizeBytes, RecordCount: df.RecordCount,
+				FileSchemaID: -1, ReadSchema: scan.ReadSchema, NameMapping: nm, Rules: rules,
+				Constants: scan.IdentityConstants(df, scan.ReadSchema), SpecID: df.SpecID,
+				SequenceNumber: df.SequenceNumber, FileSequenceNumber: df.FileSequenceNumber, Deletes: scan.DeletesFor(df),
+			},
 		})
 	}
 	return t, nil

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/paimon"
 )
 
@@ -40,6 +42,10 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		read = withPaimonSystemFields(read, scan.Schema)
 	}
 	t := &Table{ReadSchema: read, CurrentSchemaID: scan.Schema.ID}
+	zone := ""
+	if opts.TimeZone != nil && opts.TimeZone != time.UTC {
+		zone = opts.TimeZone.String()
+	}
 	ids, err := tbl.SchemaIDs(ctx, opts.Branch)
 	if err != nil {
 		return nil, err
@@ -64,10 +70,11 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RowCount,
 			Partition: partitionString(df.Partition), SchemaID: df.SchemaID,
-			task: FileTask{Name: df.Path, Open: openTask(opts.FS, df.Path), Options: Options{
-				ReadSchema: read, WriterSchema: writer, Rules: project.Paimon.WithTimeZone(opts.TimeZone),
+			Task: table.Task{
+				Path: df.Path, Format: df.Format, SizeBytes: df.SizeBytes, RecordCount: df.RowCount,
+				FileSchema: writer, FileSchemaID: int(df.SchemaID), ReadSchema: read, Rules: project.Paimon.String(), TimeZone: zone,
 				Constants: scan.PartitionConstants(df),
-			}},
+			},
 		})
 	}
 	return t, nil

@@ -2,8 +2,10 @@ package parquet
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -174,5 +176,55 @@ func TestRowGroupBoundaries(t *testing.T) {
 		if got := readCanonical(t, b, batch); !reflect.DeepEqual(got, want) {
 			t.Fatalf("batch %d: values differ across row groups", batch)
 		}
+	}
+}
+
+// TestRowGroupRange: reading row groups [first, first+count) of a file of
+// six row groups of 7 rows (the last one 5) gives exactly those rows; the
+// ranges 0..1, 2..4 and 5 together give every row once; a range past the
+// file is an error.
+func TestRowGroupRange(t *testing.T) {
+	b := smallFileWith(t, pq.PageBufferSize(64), pq.MaxRowsPerRowGroup(7))
+	f := openBytes(t, b)
+	all := readCanonical(t, smallFile(t), 0)
+	var rows int64
+	for i := 0; i < f.NumRowGroups(); i++ {
+		rows += f.RowGroupRows(i)
+		if f.RowGroupBytes(i) <= 0 {
+			t.Errorf("row group %d: %d bytes", i, f.RowGroupBytes(i))
+		}
+	}
+	if rows != 40 || f.RowGroupRows(5) != 5 {
+		t.Fatalf("row group rows sum %d, last %d", rows, f.RowGroupRows(5))
+	}
+	mem := newMem(t)
+	got := make([][]any, len(all))
+	for _, r := range [][2]int{{0, 2}, {2, 3}, {5, 0}} {
+		br, err := f.NewBatchReader(f.Schema(), BatchOptions{BatchRows: 3, Allocator: mem, FirstRowGroup: r[0], RowGroups: r[1]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			rec, err := br.Next(context.Background())
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c := 0; c < int(rec.NumCols()); c++ {
+				for i := 0; i < rec.Column(c).Len(); i++ {
+					got[c] = append(got[c], canon(rec.Column(c), i))
+				}
+			}
+			rec.Release()
+		}
+		br.Close()
+	}
+	if !reflect.DeepEqual(got, all) {
+		t.Fatalf("row group ranges together differ from the whole file")
+	}
+	if _, err := f.NewBatchReader(f.Schema(), BatchOptions{FirstRowGroup: 5, RowGroups: 2}); err == nil {
+		t.Fatal("range past the last row group accepted")
 	}
 }

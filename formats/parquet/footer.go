@@ -41,7 +41,9 @@ type schemaElement struct {
 
 // rowGroupMeta is the part of a RowGroup this package reads itself.
 type rowGroupMeta struct {
-	NumRows int64 `thrift:"3,optional"`
+	TotalByteSize       int64 `thrift:"2,optional"`
+	NumRows             int64 `thrift:"3,optional"`
+	TotalCompressedSize int64 `thrift:"6,optional"`
 }
 
 // fileMetaData is the part of FileMetaData this package reads itself; the
@@ -199,6 +201,20 @@ func (f *File) NumRows() int64 { return f.numRows }
 
 // NumRowGroups returns the number of row groups in the file.
 func (f *File) NumRowGroups() int { return len(f.meta.RowGroups) }
+
+// RowGroupRows returns the number of rows of row group i (0 ≤ i <
+// [File.NumRowGroups]).
+func (f *File) RowGroupRows(i int) int64 { return f.meta.RowGroups[i].NumRows }
+
+// RowGroupBytes returns the size in bytes of row group i in the file: its
+// total_compressed_size, or where a writer leaves that out, its
+// total_byte_size (uncompressed).
+func (f *File) RowGroupBytes(i int) int64 {
+	if n := f.meta.RowGroups[i].TotalCompressedSize; n > 0 {
+		return n
+	}
+	return f.meta.RowGroups[i].TotalByteSize
+}
 
 // CreatedBy returns the footer's created_by string (the writer), or "".
 func (f *File) CreatedBy() string { return f.meta.CreatedBy }

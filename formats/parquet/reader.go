@@ -24,6 +24,10 @@ type BatchOptions struct {
 	// back to Allocator on Close; string and binary data buffers, whose
 	// bytes Arrow hands out without copying, are never reused.
 	Allocator memory.Allocator
+	// FirstRowGroup and RowGroups select the row groups read: RowGroups
+	// groups from FirstRowGroup (RowGroups 0: every group from
+	// FirstRowGroup on). A range past the file's row groups is an error.
+	FirstRowGroup, RowGroups int
 }
 
 // selNode is a projected node: the proj field, its file node and how its
@@ -78,8 +82,22 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
+	first, count := opts.FirstRowGroup, opts.RowGroups
+	if count == 0 {
+		count = len(f.meta.RowGroups) - first
+	}
+	if first < 0 || count < 0 || first+count > len(f.meta.RowGroups) {
+		return nil, fmt.Errorf("parquet: %s: row groups %d..%d of %d", displayName(f.name), first, first+count-1, len(f.meta.RowGroups))
+	}
+	left := f.numRows
+	if first > 0 || count < len(f.meta.RowGroups) {
+		left = 0
+		for i := first; i < first+count; i++ {
+			left += f.meta.RowGroups[i].NumRows
+		}
+	}
 	pool := newRecycler(mem, 0)
-	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: f.numRows}
+	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left}
 	byCol := map[int]*leafReader{}
 	for _, pf := range proj.Fields {
 		ln := findChild(f.lroot, pf.Name)
@@ -103,6 +121,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		}
 		for _, lr := range br.readers {
 			lr.pf = pf
+			lr.rg = first
 		}
 	}
 	return br, nil

@@ -1,0 +1,84 @@
+package reader
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
+)
+
+// TaskOptions configure [ReadTask]: what the machine reading a task
+// chooses, as opposed to what the task says.
+type TaskOptions struct {
+	// BatchRows is the number of rows per batch (0: [DefaultBatchRows]).
+	BatchRows int
+	// Allocator allocates every Arrow buffer (nil: memory.DefaultAllocator).
+	Allocator memory.Allocator
+	// Limits cap the sizes the decoders accept from the file.
+	Limits Limits
+	// IgnoreDeletes reads a task that has delete files as if it had none;
+	// without it such a task is refused with [ErrDeleteFiles] (applying
+	// deletes is not implemented yet).
+	IgnoreDeletes bool
+}
+
+// ReadTask reads one planned task (table.Scan planning, possibly on another
+// machine, see [table.Task]) from fsys: it opens task.Path, resolves the
+// file's schema (task.FileSchema, the file's ids or task.NameMapping; see
+// [ResolveFileSchema]), builds the projection plan to task.ReadSchema and
+// yields the rows of the task's row groups in the read schema's Arrow form.
+// The file is closed when the reader is released.
+//
+// Errors are those of [Open], an unknown task.Rules or task.TimeZone, and
+// [ErrDeleteFiles] for a task with delete files unless opts.IgnoreDeletes;
+// every error names the file.
+func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOptions) (array.RecordReader, error) {
+	o, err := taskOptions(task, opts)
+	if err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(ctx, task.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", task.Path, err)
+	}
+	rr, err := Open(ctx, f, f.Size(), o)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	rr.(*fileReader).closer = f
+	return rr, nil
+}
+
+// taskOptions returns the [Options] that read task.
+func taskOptions(task table.Task, opts TaskOptions) (Options, error) {
+	if len(task.Deletes) > 0 && !opts.IgnoreDeletes {
+		return Options{}, fmt.Errorf("%s: %w: %d delete files apply to it", task.Path, ErrDeleteFiles, len(task.Deletes))
+	}
+	rules := project.IcebergV2
+	if task.Rules != "" {
+		r, err := project.ParseRules(task.Rules)
+		if err != nil {
+			return Options{}, fmt.Errorf("%s: %w", task.Path, err)
+		}
+		rules = r
+	}
+	if task.TimeZone != "" {
+		loc, err := time.LoadLocation(task.TimeZone)
+		if err != nil {
+			return Options{}, fmt.Errorf("%s: time zone %q: %w", task.Path, task.TimeZone, err)
+		}
+		rules = rules.WithTimeZone(loc)
+	}
+	return Options{
+		Name: task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
+		Rules: rules, Constants: task.Constants, BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
+		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups,
+	}, nil
+}

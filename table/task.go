@@ -1,0 +1,268 @@
+package table
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/schema"
+)
+
+// TaskVersion is the version of the JSON encoding of a [Task] that
+// [Task.MarshalJSON] writes and [Task.UnmarshalJSON] reads.
+const TaskVersion = 1
+
+// ErrTaskVersion is matched by the error of [Task.UnmarshalJSON] for an
+// encoding of another version than [TaskVersion].
+var ErrTaskVersion = lakecat.NewSentinel(lakecat.ErrUnsupported, "table: unsupported task encoding version")
+
+// ErrInvalidTask is matched by the error of [Task.UnmarshalJSON] for JSON
+// that is not a task.
+var ErrInvalidTask = lakecat.NewSentinel(lakecat.ErrCorrupt, "table: invalid task")
+
+// Task is one unit of a planned read: one data file, or a range of its row
+// groups (Parquet) or stripes (ORC), with everything needed to read it in the
+// read schema on any machine. It is a plain value: no open files, no
+// closures; [Task.MarshalJSON] encodes it.
+type Task struct {
+	// Path is the data file's path for the storage.FS the table was planned
+	// on (stored paths already resolved).
+	Path string
+	// StoredPath is the path as the table metadata stores it (the _file
+	// metadata column), or "" when it is Path.
+	StoredPath string
+	// Format is "PARQUET", "ORC" or "AVRO".
+	Format string
+	// SizeBytes is the file's size in bytes as the metadata states it (-1:
+	// unknown). Readers take the size from storage.
+	SizeBytes int64
+	// RecordCount is the file's number of rows as the metadata states it
+	// (-1: unknown).
+	RecordCount int64
+	// FirstRowGroup and RowGroups select the row groups (Parquet) of the
+	// file to read: RowGroups groups from FirstRowGroup. RowGroups 0 means
+	// the whole file. Split tasks of one file together cover every row
+	// group exactly once.
+	FirstRowGroup, RowGroups int
+	// FileSchema is the schema the file was written with, for a file whose
+	// columns are located by name (Paimon schema-N, Hudi, an Iceberg file
+	// without ids); nil when the file's own ids are used.
+	FileSchema *schema.Schema
+	// FileSchemaID is the id of FileSchema, or of the schema the file was
+	// written with where the metadata records it (-1: unknown).
+	FileSchemaID int
+	// ReadSchema is the schema the rows come out in.
+	ReadSchema *schema.Schema
+	// NameMapping assigns ids to a file written without them (Iceberg
+	// schema.name-mapping.default).
+	NameMapping schema.NameMapping
+	// Rules names the promotion rules of the table format
+	// (project.ParseRules: "iceberg-v2", "iceberg-v3", "paimon", "hudi").
+	Rules string
+	// TimeZone is the IANA name of the session time zone of Paimon's
+	// timestamp casts ("" for UTC).
+	TimeZone string
+	// Constants fill read fields the file does not store, by field id:
+	// identity-partition values and metadata columns, in the Go forms of
+	// [schema.Field] for the read field's type. Each key is a field id of
+	// ReadSchema (a top-level or nested field).
+	Constants map[int]any
+	// SpecID is the Iceberg partition spec id (0 for other formats).
+	SpecID int
+	// SequenceNumber and FileSequenceNumber are the Iceberg data and file
+	// sequence numbers of the data file (0 in format v1 and other formats).
+	SequenceNumber, FileSequenceNumber int64
+	// Deletes are the delete files that may apply to the file (Iceberg
+	// position and equality deletes, deletion vectors), with their
+	// sequence numbers, as the snapshot's manifests list them. Applying
+	// them is not implemented yet: a reader refuses a task with deletes
+	// unless told to ignore them.
+	Deletes []DeleteFile
+}
+
+// DeleteContent is what a delete file holds.
+type DeleteContent string
+
+// The delete contents (Iceberg spec, "Delete Formats").
+const (
+	PositionDeletes DeleteContent = "position-deletes"
+	EqualityDeletes DeleteContent = "equality-deletes"
+	DeletionVector  DeleteContent = "deletion-vector" // v3: position deletes in a Puffin file
+)
+
+// DeleteFile is a delete file of a [Task].
+type DeleteFile struct {
+	// Path is the file's path for the storage.FS; StoredPath as stored.
+	Path       string `json:"path"`
+	StoredPath string `json:"stored-path,omitempty"`
+	// Format is "PARQUET", "ORC", "AVRO" or "PUFFIN".
+	Format  string        `json:"format"`
+	Content DeleteContent `json:"content"`
+	// RecordCount is the number of deletes in the file.
+	RecordCount int64 `json:"record-count"`
+	// SizeBytes is the file's size as the metadata states it.
+	SizeBytes int64 `json:"size-bytes"`
+	// EqualityIDs are the field ids an equality delete matches on.
+	EqualityIDs []int `json:"equality-ids,omitempty"`
+	// SequenceNumber and FileSequenceNumber are the delete file's data and
+	// file sequence numbers (Iceberg spec, "Scan Planning": an equality
+	// delete applies to data files with a smaller data sequence number, a
+	// position delete to those with a smaller or equal one).
+	SequenceNumber     int64 `json:"sequence-number"`
+	FileSequenceNumber int64 `json:"file-sequence-number"`
+	// ReferencedDataFile is the stored path of the one data file a position
+	// delete file or deletion vector applies to, or "".
+	ReferencedDataFile string `json:"referenced-data-file,omitempty"`
+	// SpecID is the partition spec id of the delete file.
+	SpecID int `json:"spec-id"`
+}
+
+// The JSON encoding, version 1:
+//
+//	{"version": 1, "path": "...", "stored-path": "...", "format": "PARQUET",
+//	 "size-bytes": N, "record-count": N,
+//	 "first-row-group": N, "row-groups": N,
+//	 "file-schema": <Iceberg schema JSON>, "file-schema-id": N,
+//	 "read-schema": <Iceberg schema JSON>, "name-mapping": <name mapping JSON>,
+//	 "rules": "iceberg-v2", "time-zone": "",
+//	 "constants": [{"field-id": N, "value": <Iceberg single-value JSON of the read field's type>}],
+//	 "spec-id": N, "sequence-number": N, "file-sequence-number": N,
+//	 "deletes": [DeleteFile, ...]}
+//
+// Schemas are Iceberg schema JSON with lakecat's extension types
+// (schema.MarshalIcebergSchema); constants are typed by the read schema
+// field they fill (Iceberg spec, Appendix D), sorted by field id.
+type taskJSON struct {
+	Version            int             `json:"version"`
+	Path               string          `json:"path"`
+	StoredPath         string          `json:"stored-path,omitempty"`
+	Format             string          `json:"format"`
+	SizeBytes          int64           `json:"size-bytes"`
+	RecordCount        int64           `json:"record-count"`
+	FirstRowGroup      int             `json:"first-row-group,omitempty"`
+	RowGroups          int             `json:"row-groups,omitempty"`
+	FileSchema         json.RawMessage `json:"file-schema,omitempty"`
+	FileSchemaID       int             `json:"file-schema-id"`
+	ReadSchema         json.RawMessage `json:"read-schema"`
+	NameMapping        json.RawMessage `json:"name-mapping,omitempty"`
+	Rules              string          `json:"rules"`
+	TimeZone           string          `json:"time-zone,omitempty"`
+	Constants          []constantJSON  `json:"constants,omitempty"`
+	SpecID             int             `json:"spec-id"`
+	SequenceNumber     int64           `json:"sequence-number"`
+	FileSequenceNumber int64           `json:"file-sequence-number"`
+	Deletes            []DeleteFile    `json:"deletes,omitempty"`
+}
+
+type constantJSON struct {
+	FieldID int             `json:"field-id"`
+	Value   json.RawMessage `json:"value"`
+}
+
+// MarshalJSON encodes t in the versioned encoding above. A constant whose
+// field id is not in ReadSchema, or whose value does not fit the field's
+// type, is an error.
+func (t Task) MarshalJSON() ([]byte, error) {
+	if t.ReadSchema == nil {
+		return nil, fmt.Errorf("table: task %s: no read schema", t.Path)
+	}
+	out := taskJSON{Version: TaskVersion, Path: t.Path, StoredPath: t.StoredPath, Format: t.Format,
+		SizeBytes: t.SizeBytes, RecordCount: t.RecordCount, FirstRowGroup: t.FirstRowGroup, RowGroups: t.RowGroups,
+		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, SpecID: t.SpecID,
+		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes}
+	var err error
+	if out.ReadSchema, err = schema.MarshalIcebergSchema(t.ReadSchema); err != nil {
+		return nil, fmt.Errorf("table: task %s: read schema: %w", t.Path, err)
+	}
+	if t.FileSchema != nil {
+		if out.FileSchema, err = schema.MarshalIcebergSchema(t.FileSchema); err != nil {
+			return nil, fmt.Errorf("table: task %s: file schema: %w", t.Path, err)
+		}
+	}
+	if t.NameMapping != nil {
+		if out.NameMapping, err = schema.MarshalNameMapping(t.NameMapping); err != nil {
+			return nil, fmt.Errorf("table: task %s: name mapping: %w", t.Path, err)
+		}
+	}
+	ids := make([]int, 0, len(t.Constants))
+	for id := range t.Constants {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		f := t.ReadSchema.FindByID(id)
+		if f == nil {
+			return nil, fmt.Errorf("table: task %s: constant for field id %d, which the read schema lacks", t.Path, id)
+		}
+		v, err := schema.MarshalLiteral(f.Type, t.Constants[id])
+		if err != nil {
+			return nil, fmt.Errorf("table: task %s: constant of field %d (%s): %w", t.Path, id, f.Name, err)
+		}
+		out.Constants = append(out.Constants, constantJSON{FieldID: id, Value: v})
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON decodes the encoding [Task.MarshalJSON] writes. An encoding
+// of another version returns an error matching [ErrTaskVersion]; JSON that is
+// not a task, or schemas, mappings and constants that do not parse, an error
+// matching [ErrInvalidTask].
+func (t *Task) UnmarshalJSON(data []byte) error {
+	var probe struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidTask, err)
+	}
+	if probe.Version == nil {
+		return fmt.Errorf("%w: no \"version\"", ErrInvalidTask)
+	}
+	if *probe.Version != TaskVersion {
+		return fmt.Errorf("%w: version %d (this lakecat reads version %d)", ErrTaskVersion, *probe.Version, TaskVersion)
+	}
+	var in taskJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidTask, err)
+	}
+	out := Task{Path: in.Path, StoredPath: in.StoredPath, Format: in.Format, SizeBytes: in.SizeBytes,
+		RecordCount: in.RecordCount, FirstRowGroup: in.FirstRowGroup, RowGroups: in.RowGroups,
+		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, SpecID: in.SpecID,
+		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes}
+	if in.Path == "" || len(in.ReadSchema) == 0 || in.FirstRowGroup < 0 || in.RowGroups < 0 {
+		return fmt.Errorf("%w: no path, no read schema or a negative row group", ErrInvalidTask)
+	}
+	var err error
+	if out.ReadSchema, err = schema.ParseIcebergSchema(in.ReadSchema); err != nil {
+		return fmt.Errorf("%w: %s: read schema: %w", ErrInvalidTask, in.Path, err)
+	}
+	if len(in.FileSchema) > 0 {
+		if out.FileSchema, err = schema.ParseIcebergSchema(in.FileSchema); err != nil {
+			return fmt.Errorf("%w: %s: file schema: %w", ErrInvalidTask, in.Path, err)
+		}
+	}
+	if len(in.NameMapping) > 0 {
+		if out.NameMapping, err = schema.ParseNameMapping(in.NameMapping); err != nil {
+			return fmt.Errorf("%w: %s: name mapping: %w", ErrInvalidTask, in.Path, err)
+		}
+	}
+	for _, c := range in.Constants {
+		f := out.ReadSchema.FindByID(c.FieldID)
+		if f == nil {
+			return fmt.Errorf("%w: %s: constant for field id %d, which the read schema lacks", ErrInvalidTask, in.Path, c.FieldID)
+		}
+		v, err := schema.ParseLiteral(f.Type, c.Value)
+		if err != nil {
+			return fmt.Errorf("%w: %s: constant of field %d (%s): %w", ErrInvalidTask, in.Path, c.FieldID, f.Name, err)
+		}
+		if out.Constants == nil {
+			out.Constants = map[int]any{}
+		}
+		out.Constants[c.FieldID] = v
+	}
+	*t = out
+	return nil
+}

@@ -1,0 +1,77 @@
+package table_test
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table"
+)
+
+func TestTaskJSONRoundTrip(t *testing.T) {
+	one := 1
+	read := schema.New(3,
+		&schema.Field{ID: 1, Name: "id", Type: schema.Long, Required: true},
+		&schema.Field{ID: 2, Name: "day", Type: schema.Date},
+		&schema.Field{ID: 3, Name: "amount", Type: schema.Decimal(10, 2)},
+		&schema.Field{ID: 2147483546, Name: "_file", Type: schema.String, Required: true},
+	)
+	task := table.Task{
+		Path: "/wh/t/data/a.parquet", StoredPath: "s3://old/t/data/a.parquet", Format: "PARQUET",
+		SizeBytes: 1234, RecordCount: 10, FirstRowGroup: 2, RowGroups: 3,
+		FileSchema: schema.New(0, &schema.Field{ID: 1, Name: "id", Type: schema.Int, Required: true}), FileSchemaID: 0,
+		ReadSchema: read, Rules: "iceberg-v3", TimeZone: "Asia/Shanghai",
+		NameMapping: schema.NameMapping{{FieldID: &one, Names: []string{"id"}}},
+		Constants:   map[int]any{2: int32(19000), 3: schema.DecimalValue{Lo: 1234}, 2147483546: "s3://old/t/data/a.parquet"},
+		SpecID:      1, SequenceNumber: 5, FileSequenceNumber: 6,
+		Deletes: []table.DeleteFile{{Path: "/wh/t/data/d.parquet", Format: "PARQUET", Content: table.EqualityDeletes,
+			RecordCount: 2, SizeBytes: 99, EqualityIDs: []int{1}, SequenceNumber: 7, FileSequenceNumber: 7, SpecID: 1}},
+	}
+	b, err := json.Marshal(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got table.Task
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if !got.ReadSchema.Equal(task.ReadSchema) || !got.FileSchema.Equal(task.FileSchema) {
+		t.Fatalf("schemas differ after the round trip:\n%s", b)
+	}
+	got.ReadSchema, got.FileSchema = task.ReadSchema, task.FileSchema
+	if !reflect.DeepEqual(got, task) {
+		t.Fatalf("round trip:\n got %#v\nwant %#v\n%s", got, task, b)
+	}
+	var probe map[string]any
+	json.Unmarshal(b, &probe)
+	if probe["version"] != float64(table.TaskVersion) {
+		t.Fatalf("version %v", probe["version"])
+	}
+}
+
+func TestTaskJSONRefused(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		err  error
+	}{
+		{`{"version":2,"path":"a"}`, table.ErrTaskVersion},
+		{`{"path":"a"}`, table.ErrInvalidTask},
+		{`[1]`, table.ErrInvalidTask},
+		{`{"version":1,"path":"a","read-schema":{"type":"struct","schema-id":0,"fields":[]},"bogus":1}`, table.ErrInvalidTask},
+		{`{"version":1,"path":"a","read-schema":{"type":"struct","schema-id":0,"fields":[]},"constants":[{"field-id":9,"value":1}]}`, table.ErrInvalidTask},
+		{`{"version":1,"path":"","read-schema":{"type":"struct","schema-id":0,"fields":[]}}`, table.ErrInvalidTask},
+	} {
+		var task table.Task
+		err := json.Unmarshal([]byte(c.json), &task)
+		if !errors.Is(err, c.err) {
+			t.Errorf("%s: err %v, want %v", c.json, err, c.err)
+		}
+	}
+	var task table.Task
+	if err := json.Unmarshal([]byte(`{"version":7}`), &task); lakecat.ClassOf(err) != lakecat.ErrUnsupported {
+		t.Errorf("unknown version: class %v", lakecat.ClassOf(err))
+	}
+}
