@@ -132,8 +132,12 @@ type DeleteFile struct {
 //	 "deletes": [DeleteFile, ...]}
 //
 // Schemas are Iceberg schema JSON with lakecat's extension types
-// (schema.MarshalIcebergSchema); constants are typed by the read schema
-// field they fill (Iceberg spec, Appendix D), sorted by field id.
+// (schema.MarshalIcebergSchema), except a schema with list elements or map
+// keys or values without field ids (Paimon's), which Iceberg JSON cannot
+// hold: it is written as a Paimon schema-N file (schema.MarshalPaimonSchema)
+// under "read-schema-paimon" or "file-schema-paimon" instead. Constants are
+// typed by the read schema field they fill (Iceberg spec, Appendix D),
+// sorted by field id.
 type taskJSON struct {
 	Version            int             `json:"version"`
 	Path               string          `json:"path"`
@@ -144,8 +148,10 @@ type taskJSON struct {
 	FirstRowGroup      int             `json:"first-row-group,omitempty"`
 	RowGroups          int             `json:"row-groups,omitempty"`
 	FileSchema         json.RawMessage `json:"file-schema,omitempty"`
+	FileSchemaPaimon   json.RawMessage `json:"file-schema-paimon,omitempty"`
 	FileSchemaID       int             `json:"file-schema-id"`
-	ReadSchema         json.RawMessage `json:"read-schema"`
+	ReadSchema         json.RawMessage `json:"read-schema,omitempty"`
+	ReadSchemaPaimon   json.RawMessage `json:"read-schema-paimon,omitempty"`
 	NameMapping        json.RawMessage `json:"name-mapping,omitempty"`
 	Rules              string          `json:"rules"`
 	TimeZone           string          `json:"time-zone,omitempty"`
@@ -173,11 +179,11 @@ func (t Task) MarshalJSON() ([]byte, error) {
 		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, SpecID: t.SpecID,
 		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes}
 	var err error
-	if out.ReadSchema, err = schema.MarshalIcebergSchema(t.ReadSchema); err != nil {
+	if out.ReadSchema, out.ReadSchemaPaimon, err = marshalSchema(t.ReadSchema); err != nil {
 		return nil, fmt.Errorf("table: task %s: read schema: %w", t.Path, err)
 	}
 	if t.FileSchema != nil {
-		if out.FileSchema, err = schema.MarshalIcebergSchema(t.FileSchema); err != nil {
+		if out.FileSchema, out.FileSchemaPaimon, err = marshalSchema(t.FileSchema); err != nil {
 			return nil, fmt.Errorf("table: task %s: file schema: %w", t.Path, err)
 		}
 	}
@@ -232,15 +238,16 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 		RecordCount: in.RecordCount, FirstRowGroup: in.FirstRowGroup, RowGroups: in.RowGroups,
 		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, SpecID: in.SpecID,
 		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes}
-	if in.Path == "" || len(in.ReadSchema) == 0 || in.FirstRowGroup < 0 || in.RowGroups < 0 {
-		return fmt.Errorf("%w: no path, no read schema or a negative row group", ErrInvalidTask)
+	if in.Path == "" || (len(in.ReadSchema) == 0) == (len(in.ReadSchemaPaimon) == 0) || in.FirstRowGroup < 0 || in.RowGroups < 0 ||
+		(len(in.FileSchema) > 0 && len(in.FileSchemaPaimon) > 0) {
+		return fmt.Errorf("%w: no path, not one read schema, two file schemas or a negative row group", ErrInvalidTask)
 	}
 	var err error
-	if out.ReadSchema, err = schema.ParseIcebergSchema(in.ReadSchema); err != nil {
+	if out.ReadSchema, err = parseSchema(in.ReadSchema, in.ReadSchemaPaimon); err != nil {
 		return fmt.Errorf("%w: %s: read schema: %w", ErrInvalidTask, in.Path, err)
 	}
-	if len(in.FileSchema) > 0 {
-		if out.FileSchema, err = schema.ParseIcebergSchema(in.FileSchema); err != nil {
+	if len(in.FileSchema) > 0 || len(in.FileSchemaPaimon) > 0 {
+		if out.FileSchema, err = parseSchema(in.FileSchema, in.FileSchemaPaimon); err != nil {
 			return fmt.Errorf("%w: %s: file schema: %w", ErrInvalidTask, in.Path, err)
 		}
 	}
@@ -265,4 +272,33 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 	}
 	*t = out
 	return nil
+}
+
+// marshalSchema encodes s as Iceberg schema JSON, or as a Paimon schema-N
+// file when some list element or map key or value has no field id.
+func marshalSchema(s *schema.Schema) (iceberg, paimon json.RawMessage, err error) {
+	noIDs := false
+	schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
+		if f.ID == schema.NoID {
+			noIDs = true
+		}
+		return !noIDs
+	})
+	if !noIDs {
+		b, err := schema.MarshalIcebergSchema(s)
+		return b, nil, err
+	}
+	b, err := schema.MarshalPaimonSchema(schema.NewPaimonSchema(s.ID, s.Fields, nil, nil, nil))
+	return nil, b, err
+}
+
+func parseSchema(iceberg, paimon json.RawMessage) (*schema.Schema, error) {
+	if len(iceberg) > 0 {
+		return schema.ParseIcebergSchema(iceberg)
+	}
+	p, err := schema.ParsePaimonSchema(paimon)
+	if err != nil {
+		return nil, err
+	}
+	return p.Schema(), nil
 }
