@@ -3,8 +3,6 @@ package reader
 import (
 	"context"
 
-	"github.com/lakecat/lakecat/project"
-	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/iceberg"
 )
 
@@ -29,28 +27,18 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 		return nil, err
 	}
 	md := scan.Metadata
-	nm, err := md.NameMapping()
-	if err != nil {
-		return nil, err
-	}
-	rules := project.IcebergV2.String()
-	if md.FormatVersion >= 3 {
-		rules = project.IcebergV3.String()
-	}
 	t := &Table{MetadataGuessed: tbl.Guessed, ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID,
 		partitionType: scan.PartitionType(scan.ReadSchema)}
 	for i := range scan.DataFiles {
 		df := &scan.DataFiles[i]
+		task, err := scan.Task(df, nil)
+		if err != nil {
+			return nil, err
+		}
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
 			Partition: partitionString(df.Partition), SchemaID: -1,
-			partition: df.Partition,
-			Task: table.Task{
-				Path: df.Path, StoredPath: df.StoredPath, Format: df.Format, SizeBytes: df.SizeBytes, RecordCount: df.RecordCount,
-				FileSchemaID: -1, ReadSchema: scan.ReadSchema, NameMapping: nm, Rules: rules,
-				Constants: scan.IdentityConstants(df, scan.ReadSchema), SpecID: df.SpecID,
-				SequenceNumber: df.SequenceNumber, FileSequenceNumber: df.FileSequenceNumber, Deletes: scan.DeletesFor(df),
-			},
+			partition: df.Partition, Task: task,
 		})
 	}
 	return t, nil
