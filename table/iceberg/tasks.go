@@ -1,8 +1,8 @@
 package iceberg
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"iter"
 	"sync"
 
