@@ -67,4 +67,3 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	}
 	return t, nil
 }
-
