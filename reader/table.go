@@ -16,6 +16,7 @@ import (
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 var (
@@ -311,7 +312,7 @@ func (t *Table) addMetadataColumns(names []string) error {
 				part := make(map[int]any, len(tf.partition))
 				for _, pf := range f.Type.(*schema.StructType).Fields {
 					if v, ok := tf.partition[pf.ID]; ok {
-						part[pf.ID] = widenValue(v, pf.Type)
+						part[pf.ID] = iceberg.WidenValue(v, pf.Type)
 					}
 				}
 				c[FieldIDPartition] = part
@@ -413,22 +414,3 @@ func partitionString(m map[int]any) string {
 	return strings.Join(parts, ",")
 }
 
-// widenValue converts a stored partition value to the Go form of t where
-// the source column was promoted after the value was written (int → long,
-// float → double); other values are returned unchanged.
-func widenValue(v any, t schema.Type) any {
-	switch x := v.(type) {
-	case int32:
-		switch t.Kind() {
-		case schema.KindLong:
-			return int64(x)
-		case schema.KindDouble:
-			return float64(x)
-		}
-	case float32:
-		if t.Kind() == schema.KindDouble {
-			return float64(x)
-		}
-	}
-	return v
-}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lakecat/lakecat/storage"
 )
 
 // PathRule rewrites paths that start with Old so that they start with New.
@@ -125,14 +127,14 @@ func (r *resolver) resolve(p string) string {
 					return r.root
 				}
 				if strings.HasPrefix(cand, l) && cand[len(l)] == '/' {
-					return joinPath(r.root, cand[len(l)+1:])
+					return storage.JoinPath(r.root, cand[len(l)+1:])
 				}
 			}
 		}
 	}
 	p = stripFileScheme(p)
 	if r.baseDir != "" && !isAbs(p) {
-		return joinPath(r.baseDir, p)
+		return storage.JoinPath(r.baseDir, p)
 	}
 	return p
 }
