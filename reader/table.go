@@ -413,4 +413,3 @@ func partitionString(m map[int]any) string {
 	}
 	return strings.Join(parts, ",")
 }
-
