@@ -15,6 +15,7 @@ import (
 	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/iceberg"
 )
@@ -40,8 +41,8 @@ var (
 
 // TableOptions configure [OpenTable].
 type TableOptions struct {
-	// FS is the storage (nil: the local file system, [OSFS]).
-	FS FS
+	// storage.FS is the storage (nil: the local file system, [OSFS]).
+	FS storage.FS
 	// SnapshotID reads that snapshot (Iceberg, Paimon) with the schema it
 	// was written with (Iceberg) instead of the current one.
 	SnapshotID *int64
@@ -159,7 +160,7 @@ type Table struct {
 // ([ErrMergeOnRead]) unless opts.IgnoreLogs.
 func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table, error) {
 	if opts.FS == nil {
-		opts.FS = OSFS{}
+		opts.FS = storage.OSFS{}
 	}
 	format, err := table.Detect(ctx, opts.FS, location)
 	if err != nil {
@@ -244,7 +245,7 @@ const DefaultSplitBytes = 128 << 20
 
 // splitTask splits a Parquet file's task into runs of row groups of about
 // split bytes each (at least one row group per run).
-func splitTask(ctx context.Context, fsys FS, task table.Task, split int64, limits Limits) ([]table.Task, error) {
+func splitTask(ctx context.Context, fsys storage.FS, task table.Task, split int64, limits Limits) ([]table.Task, error) {
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", task.Path, err)
@@ -341,7 +342,7 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 // ScanTasks reads tasks (from [Table.Tasks], or decoded from JSON) from
 // fsys concurrently and yields their batches in task order, as [ScanFiles]
 // does; every task must have the same read schema.
-func ScanTasks(ctx context.Context, fsys FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
+func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
 	files := make([]FileTask, len(tasks))
 	for i, task := range tasks {
 		o, err := taskOptions(task, topts)
@@ -388,7 +389,7 @@ func (o TableOptions) checkDeletes(err error) error {
 }
 
 // openTask returns the Open function of a file task on fsys.
-func openTask(fsys FS, p string) func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
+func openTask(fsys storage.FS, p string) func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
 	return func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
 		f, err := fsys.Open(ctx, p)
 		if err != nil {
