@@ -171,7 +171,7 @@ func TestCommitKilledAtEveryStep(t *testing.T) {
 	}{
 		{"iceberg", filepath.Join(root, "testdata", "orders"), reader.TableOptions{}},
 		// A primary-key table: read as stored (Raw).
-		{"paimon", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{Raw: true}},
+		{"paimon", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			update := func() *evolve.UpdateSchema { return evolve.NewUpdate().AddColumn("killed_col", schema.Int, "") }
