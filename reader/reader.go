@@ -173,7 +173,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 		rd, ok := dec.(rowGroupDecoder)
 		if !ok {
 			p.Release()
-			return nil, fmt.Errorf("%w: a row group range of a file that is not Parquet", ErrUnknownFormat)
+			return nil, ErrRowGroupRange
 		}
 		src, before, err = rd.rowGroupBatches(p.FileProjection(), n, mem, opts.firstRowGroup, opts.rowGroups)
 	} else {

@@ -30,18 +30,18 @@ var (
 	// [TableOptions.IgnoreDeletes] to read anyway.
 	ErrDeleteFiles = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: table has delete files")
 	// ErrPrimaryKeyTable is matched by the error for a Paimon primary-key
-	// table, whose files need a merge on read; set [TableOptions.Raw] to
+	// table, whose files need a merge on read; set [PaimonOptions.Raw] to
 	// read every stored row with its system columns.
 	ErrPrimaryKeyTable = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: primary-key table needs merge on read")
 	// ErrMergeOnRead is matched by the error for a Hudi table whose file
-	// slices have log files; set [TableOptions.IgnoreLogs] to read base
+	// slices have log files; set [HudiOptions.IgnoreLogs] to read base
 	// files only.
 	ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: merge-on-read table has log files")
 )
 
 // TableOptions configure [OpenTable].
 type TableOptions struct {
-	// storage.FS is the storage (nil: the local file system, [OSFS]).
+	// FS is the storage (nil: the local file system, storage.OSFS).
 	FS storage.FS
 	// SnapshotID reads that snapshot (Iceberg, Paimon) with the schema it
 	// was written with (Iceberg) instead of the current one.
@@ -313,6 +313,9 @@ func (t *Table) addMetadataColumns(names []string) error {
 		}
 		read.Fields = append(read.Fields, f)
 	}
+	// A fresh Schema: the lookups above cached read's field index before the
+	// metadata fields were appended.
+	read = &schema.Schema{ID: read.ID, Fields: read.Fields, IdentifierFieldIDs: read.IdentifierFieldIDs}
 	t.ReadSchema = read
 	for i := range t.Files {
 		tf := &t.Files[i]

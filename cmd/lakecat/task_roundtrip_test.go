@@ -54,7 +54,7 @@ func TestTaskRoundTrip(t *testing.T) {
 	repo := testutil.RepoRoot(t)
 	dirs := append(tableFolders(t, testutil.RealDir(t)), filepath.Join(repo, "testdata", "orders"), filepath.Join(repo, "testdata", "paimon_orders"),
 		multiRowGroupOrders(t))
-	var read, refused, tasks, split, rows int
+	var read, refused, tasks, splits, rows int
 	for _, dir := range dirs {
 		want, _, code := runCLI(t, "cat", dir, "--format", "jsonl")
 		if code != exitOK {
@@ -73,7 +73,7 @@ func TestTaskRoundTrip(t *testing.T) {
 		}
 		for _, task := range planned {
 			if task.RowGroups > 0 {
-				split++
+				splits++
 			}
 		}
 		b, err := json.Marshal(planned)
@@ -98,10 +98,35 @@ func TestTaskRoundTrip(t *testing.T) {
 		tasks += len(planned)
 		rows += strings.Count(want, "\n")
 	}
+	// Split tasks keep each row's position in its file (_pos) and its file.
+	split := multiRowGroupOrders(t)
+	want, errOut, code := runCLI(t, "cat", split, "--format", "jsonl", "--columns", "order_id,_file,_pos")
+	if code != exitOK || !strings.Contains(want, `"_pos":1`) {
+		t.Fatalf("cat _pos: code %d, %s, stdout:\n%s", code, errOut, want)
+	}
+	tbl, err := reader.OpenTable(context.Background(), split, reader.TableOptions{SplitBytes: 1, Columns: []string{"order_id", "_file", "_pos"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned, err := tbl.Tasks(context.Background())
+	if err != nil || len(planned) != 6 || planned[1].FirstRowGroup != 1 || planned[1].RowGroups != 1 {
+		t.Fatalf("tasks %+v, %v", planned, err)
+	}
+	b, err := json.Marshal(planned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = bytes.NewReader(b)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if got, err := cmd.Output(); err != nil || string(got) != want {
+		t.Errorf("_pos through split tasks: %v %s\n got %s\nwant %s", err, stderr.String(), got, want)
+	}
 	t.Logf("%d tables read through JSON tasks in a fresh process (%d tasks, %d of them row-group splits, %d rows); %d refused by cat as well",
-		read, tasks, split, rows, refused)
-	if read < 20 || split == 0 {
-		t.Errorf("too little covered: %d tables, %d split tasks", read, split)
+		read, tasks, splits, rows, refused)
+	if read < 20 || splits == 0 {
+		t.Errorf("too little covered: %d tables, %d split tasks", read, splits)
 	}
 }
 
