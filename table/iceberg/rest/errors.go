@@ -3,6 +3,7 @@ package rest
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/lakecat/lakecat"
 )
@@ -62,7 +63,11 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%s: %s (%d %s)", e.Op, e.Kind.Error(), e.Status, http.StatusText(e.Status))
+	status := strconv.Itoa(e.Status)
+	if text := http.StatusText(e.Status); text != "" {
+		status += " " + text
+	}
+	s := fmt.Sprintf("%s: %s (%s)", e.Op, e.Kind.Error(), status)
 	if e.Type != "" {
 		s += ": " + e.Type
 	}
