@@ -208,20 +208,29 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		segs = segs[len(ps):]
 	}
 	sep := "\x1f"
+	if v, err := url.QueryUnescape(s.opts.Overrides["namespace-separator"]); err == nil && v != "" {
+		sep = v
+	}
 	switch {
 	case len(segs) == 1 && segs[0] == "namespaces" && r.Method == http.MethodGet:
 		s.listNamespaces(w, r, sep)
 	case len(segs) == 2 && segs[0] == "namespaces" && r.Method == http.MethodGet:
-		s.loadNamespace(w, strings.Split(segs[1], sep))
+		s.loadNamespace(w, splitNS(segs[1], sep))
 	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "tables" && r.Method == http.MethodGet:
-		s.listTables(w, r, strings.Split(segs[1], sep))
+		s.listTables(w, r, splitNS(segs[1], sep))
 	case len(segs) == 4 && segs[0] == "namespaces" && segs[2] == "tables" && r.Method == http.MethodGet:
-		s.loadTable(w, strings.Split(segs[1], sep), segs[3])
+		s.loadTable(w, splitNS(segs[1], sep), segs[3])
 	case len(segs) == 4 && segs[0] == "namespaces" && segs[2] == "tables" && r.Method == http.MethodPost:
-		s.commit(w, r, strings.Split(segs[1], sep), segs[3])
+		s.commit(w, r, splitNS(segs[1], sep), segs[3])
 	default:
 		WriteError(w, http.StatusNotFound, "NoSuchRouteException", "no such route: "+r.Method+" "+r.URL.EscapedPath())
 	}
+}
+
+// splitNS splits a decoded namespace at the advertised separator and, as
+// the spec asks of servers for older clients, at 0x1F too.
+func splitNS(s, sep string) []string {
+	return strings.Split(strings.ReplaceAll(s, sep, "\x1f"), "\x1f")
 }
 
 // splitPath splits an escaped path into unescaped segments (an escaped
@@ -320,7 +329,7 @@ func (s *Server) page(r *http.Request, n int) (lo, hi int, next *string) {
 func (s *Server) listNamespaces(w http.ResponseWriter, r *http.Request, sep string) {
 	var parent []string
 	if p := r.URL.Query().Get("parent"); p != "" {
-		parent = strings.Split(p, sep)
+		parent = splitNS(p, sep)
 	}
 	s.mu.Lock()
 	if parent != nil && s.namespaces[key(parent)] == nil {

@@ -348,3 +348,68 @@ func jsonOf(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestNamespaceSeparator: a namespace-separator override in /v1/config
+// (URL-encoded) joins namespace levels in paths and the parent parameter.
+func TestNamespaceSeparator(t *testing.T) {
+	srv, dir := restcatalog.WithOrders(t, restcatalog.Options{Overrides: map[string]string{"namespace-separator": "%2E"}})
+	if err := srv.Register([]string{"accounting", "tax"}, "paid", dir+"/metadata/v1.metadata.json"); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, srv, rest.Options{})
+	ctx := context.Background()
+	if _, err := c.LoadTable(ctx, rest.Identifier{Namespace: []string{"accounting", "tax"}, Name: "paid"}); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := c.ListNamespaces(ctx, []string{"accounting"})
+	if err != nil || jsonOf(t, sub) != `[["accounting","tax"]]` {
+		t.Fatalf("%v %v", sub, err)
+	}
+	rs := srv.Requests()
+	if got := rs[1].Path; got != "/v1/namespaces/accounting.tax/tables/paid" {
+		t.Fatalf("path %s", got)
+	}
+	if _, err := c.LoadTable(ctx, rest.Identifier{Namespace: []string{"a.b"}, Name: "t"}); err == nil || !strings.Contains(err.Error(), "holds the separator") {
+		t.Fatalf("a level holding the separator: %v", err)
+	}
+}
+
+// TestTableToken: a "token" in the LoadTableResult config is the bearer
+// token of the table's commit.
+func TestTableToken(t *testing.T) {
+	srv, _ := restcatalog.WithOrders(t, restcatalog.Options{Token: "table-scoped", Clients: map[string]string{"c": "s"},
+		TableConfig: map[string]string{"token": "table-scoped"}})
+	c := newClient(t, srv, rest.Options{Credential: "c:s"})
+	res, err := c.UpdateTable(context.Background(), ordersID, func(cur *rest.LoadTableResult) ([]byte, error) {
+		return []byte(`{"requirements":[{"type":"assert-table-uuid","uuid":"` + cur.Metadata.TableUUID + `"}],
+			"updates":[{"action":"set-properties","updates":{"owner":"lakecat"}}]}`), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Attempts != 1 || res.Metadata.Properties["owner"] != "lakecat" || !strings.HasSuffix(res.MetadataLocation, "/metadata/v2.metadata.json") {
+		t.Fatalf("%+v", res)
+	}
+	rs := srv.Requests()
+	last := rs[len(rs)-1]
+	if last.Method != "POST" || last.Authorization != "Bearer table-scoped" {
+		t.Fatalf("commit %s with %q", last.Method, last.Authorization)
+	}
+	if rs[len(rs)-2].Authorization != "Bearer issued-token-1" {
+		t.Fatalf("load with %q", rs[len(rs)-2].Authorization)
+	}
+}
+
+// TestBadRequirement: the server refuses an unknown requirement with 400
+// and applies nothing.
+func TestBadRequirement(t *testing.T) {
+	srv, dir := restcatalog.WithOrders(t, restcatalog.Options{})
+	c := newClient(t, srv, rest.Options{})
+	_, err := c.CommitTable(context.Background(), ordersID, []byte(`{"requirements":[{"type":"assert-something"}],"updates":[{"action":"set-properties","updates":{"a":"b"}}]}`))
+	if !errors.Is(err, rest.ErrBadRequest) || !strings.Contains(err.Error(), `unknown requirement type "assert-something"`) {
+		t.Fatalf("err %v", err)
+	}
+	if got := srv.MetadataFile(ordersID.Namespace, ordersID.Name); got != dir+"/metadata/v1.metadata.json" {
+		t.Fatalf("current metadata %s", got)
+	}
+}

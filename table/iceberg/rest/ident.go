@@ -56,13 +56,3 @@ func encodeNamespace(ns []string, sep string) (string, error) {
 	}
 	return url.PathEscape(strings.Join(ns, sep)), nil
 }
-
-// DecodeNamespace splits a decoded namespace path segment or parent
-// parameter into its levels, at sep and, as the spec asks of servers for
-// older clients, also at 0x1F.
-func DecodeNamespace(s, sep string) []string {
-	if sep != "" && sep != DefaultNamespaceSeparator {
-		s = strings.ReplaceAll(s, sep, DefaultNamespaceSeparator)
-	}
-	return strings.Split(s, DefaultNamespaceSeparator)
-}
