@@ -78,12 +78,12 @@ func TestCatRESTTable(t *testing.T) {
 func TestCatRESTUnauthorized(t *testing.T) {
 	srv, _ := restcatalog.WithOrders(t, restcatalog.Options{Token: "right"})
 	out, errOut, code := runCLI(t, "cat", "--catalog-token", "wrong-tok-9", "rest://"+hostPort(srv)+"/db.orders")
-	want := "lakecat: catalog " + srv.URL + ": GET /v1/config: rest: authentication failed (401 Unauthorized): NotAuthorizedException: Not authorized to make this request\n"
+	want := "lakecat: catalog " + srv.URL + ": rest: GET /v1/config: authentication failed (401 Unauthorized): NotAuthorizedException: Not authorized to make this request\n"
 	if code != exitError || out != "" || errOut != want {
 		t.Fatalf("exit %d, stdout %q, stderr %q\nwant %q", code, out, errOut, want)
 	}
 	out, errOut, code = runCLI(t, "cat", "--catalog", srv.URL, "--catalog-token", "right", "db.missing")
-	if code != exitNotFound || !strings.Contains(errOut, "table db.missing: GET /v1/namespaces/db/tables/missing: rest: not found (404 Not Found)") {
+	if code != exitNotFound || !strings.Contains(errOut, "table db.missing: rest: GET /v1/namespaces/db/tables/missing: not found (404 Not Found)") {
 		t.Fatalf("missing table: exit %d, stderr %q", code, errOut)
 	}
 }

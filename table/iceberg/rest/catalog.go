@@ -103,8 +103,9 @@ func DecodeLoadTableResult(body []byte) (*LoadTableResult, error) {
 type CommitResult struct {
 	MetadataLocation string
 	Metadata         *schema.TableMetadata
-	// Attempts is the number of commit requests [Client.UpdateTable] sent
-	// (1 without a conflict).
+	// Attempts is the number of attempts [Client.UpdateTable] made (a load,
+	// a build and, unless there was nothing to commit, a commit request);
+	// 1 without a conflict.
 	Attempts int
 }
 
@@ -288,7 +289,7 @@ func (c *Client) UpdateTable(ctx context.Context, id Identifier, build func(curr
 			return nil, err
 		}
 		if body == nil {
-			return &CommitResult{MetadataLocation: "", Metadata: cur.Metadata, Attempts: n - 1}, nil
+			return &CommitResult{Metadata: cur.Metadata, Attempts: n}, nil
 		}
 		res, err := c.commit(ctx, id, body, cur.Config["token"])
 		if err == nil {

@@ -56,8 +56,8 @@ type Options struct {
 	Credential Secret
 	// Scope is the OAuth2 scope requested (default "catalog").
 	Scope string
-	// OAuth2ServerURI is the token endpoint (default: the
-	// "oauth2-server-uri" property, else URI + "/v1/oauth/tokens").
+	// OAuth2ServerURI is the token endpoint (default:
+	// Properties["oauth2-server-uri"], else URI + "/v1/oauth/tokens").
 	OAuth2ServerURI string
 	// HTTPClient sends the requests (nil: a client with a 60 s timeout).
 	HTTPClient *http.Client
@@ -237,10 +237,10 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 				return ae.err // the token request failed; it made its own retries
 			}
 			if r.commit {
-				return fmt.Errorf("rest: %s: %w: %v", op, ErrCommitStateUnknown, err)
+				return &Error{Op: op, Kind: ErrCommitStateUnknown, Err: err}
 			}
 			if attempt >= c.maxRetries {
-				return fmt.Errorf("rest: %s: %w: %v", op, ErrUnavailable, err)
+				return &Error{Op: op, Kind: ErrUnavailable, Err: err}
 			}
 			if err := c.sleep(ctx, attempt, ""); err != nil {
 				return fmt.Errorf("rest: %s: %w", op, err)
@@ -471,7 +471,7 @@ func (a *auth) fetch(ctx context.Context, c *Client) (string, time.Time, error) 
 			continue
 		}
 		if err != nil {
-			return "", time.Time{}, fmt.Errorf("rest: %s: %w: %v", op, ErrUnavailable, err)
+			return "", time.Time{}, &Error{Op: op, Kind: ErrUnavailable, Err: err}
 		}
 		e := &Error{Op: op, Status: status, Kind: ErrUnauthorized}
 		if status == http.StatusTooManyRequests || status >= 500 {

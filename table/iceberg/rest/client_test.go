@@ -127,7 +127,7 @@ func TestUnauthorized(t *testing.T) {
 	if !errors.Is(err, rest.ErrUnauthorized) {
 		t.Fatalf("err = %v, want ErrUnauthorized", err)
 	}
-	want := "GET /v1/config: rest: authentication failed (401 Unauthorized): NotAuthorizedException: Not authorized to make this request"
+	want := "rest: GET /v1/config: authentication failed (401 Unauthorized): NotAuthorizedException: Not authorized to make this request"
 	if err.Error() != want {
 		t.Fatalf("err = %q\nwant  %q", err, want)
 	}
@@ -199,7 +199,7 @@ func TestOAuth2(t *testing.T) {
 	if !errors.Is(err, rest.ErrUnauthorized) {
 		t.Fatalf("wrong secret: err = %v", err)
 	}
-	if w := "POST /v1/oauth/tokens: rest: authentication failed (401 Unauthorized): invalid_client: unknown client or wrong secret"; err.Error() != w {
+	if w := "rest: POST /v1/oauth/tokens: authentication failed (401 Unauthorized): invalid_client: unknown client or wrong secret"; err.Error() != w {
 		t.Fatalf("wrong secret: err = %q, want %q", err, w)
 	}
 	if strings.Contains(err.Error(), "not-the-secret") {
@@ -258,7 +258,7 @@ func TestRetries(t *testing.T) {
 	if !errors.Is(err, rest.ErrUnavailable) || seen.Load() != 4 {
 		t.Fatalf("always 503: %d attempts, err %v", seen.Load(), err)
 	}
-	if w := "table db.orders: GET /v1/namespaces/db/tables/orders: rest: catalog unavailable (429 Too Many Requests): SlowDownException: Slow down"; err.Error() != w {
+	if w := "table db.orders: rest: GET /v1/namespaces/db/tables/orders: catalog unavailable (429 Too Many Requests): SlowDownException: Slow down"; err.Error() != w {
 		t.Fatalf("err %q\nwant %q", err, w)
 	}
 
@@ -309,7 +309,7 @@ func TestNotFoundAndListing(t *testing.T) {
 	if !errors.Is(err, rest.ErrNotFound) || lakecat.ClassOf(err) != lakecat.ErrNotFound {
 		t.Fatalf("err = %v", err)
 	}
-	if w := "table db.nope: GET /v1/namespaces/db/tables/nope: rest: not found (404 Not Found): NoSuchTableException: The given table does not exist"; err.Error() != w {
+	if w := "table db.nope: rest: GET /v1/namespaces/db/tables/nope: not found (404 Not Found): NoSuchTableException: The given table does not exist"; err.Error() != w {
 		t.Fatalf("err %q\nwant %q", err, w)
 	}
 	top, err := c.ListNamespaces(ctx, nil)

@@ -1,9 +1,9 @@
 package rest
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/lakecat/lakecat"
 )
@@ -46,13 +46,14 @@ var (
 // [ErrInvalidResponse].
 const MaxResponseBytes = 256 << 20
 
-// Error is an HTTP error response of the catalog. It matches the sentinel
-// of its status ([ErrNotFound], …) under errors.Is.
+// Error is a failed request to the catalog: an HTTP error response, or a
+// transport failure after the last retry. It matches the sentinel of its
+// status ([ErrNotFound], …) under errors.Is, and its cause, if any.
 type Error struct {
 	// Op is the request, "GET /v1/config" or "POST /v1/oauth/tokens"
 	// (the path, never a query or a header).
 	Op string
-	// Status is the HTTP status code.
+	// Status is the HTTP status code, 0 when no response came.
 	Status int
 	// Type and Message are the ErrorModel of the IcebergErrorResponse body
 	// (for the token endpoint, the OAuthError's error and
@@ -60,25 +61,39 @@ type Error struct {
 	Type, Message string
 	// Kind is the sentinel the error matches.
 	Kind error
+	// Err is the transport error when no response came.
+	Err error
 }
 
 func (e *Error) Error() string {
-	status := strconv.Itoa(e.Status)
-	if text := http.StatusText(e.Status); text != "" {
-		status += " " + text
+	s := "rest: " + e.Op + ": " + strings.TrimPrefix(e.Kind.Error(), "rest: ")
+	if e.Status != 0 {
+		status := strconv.Itoa(e.Status)
+		if text := http.StatusText(e.Status); text != "" {
+			status += " " + text
+		}
+		s += " (" + status + ")"
 	}
-	s := fmt.Sprintf("%s: %s (%s)", e.Op, e.Kind.Error(), status)
 	if e.Type != "" {
 		s += ": " + e.Type
 	}
 	if e.Message != "" {
 		s += ": " + e.Message
 	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
 	return s
 }
 
-// Unwrap returns the sentinel, so that errors.Is(err, ErrNotFound) holds.
-func (e *Error) Unwrap() error { return e.Kind }
+// Unwrap returns the sentinel and the cause, so that
+// errors.Is(err, ErrNotFound) holds.
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}
 
 // kindOf maps a status to its sentinel; commit says whether the request
 // was a table commit (409 and 5xx mean something else there).

@@ -115,17 +115,17 @@ func TestSpecExampleErrors(t *testing.T) {
 		kind    error
 		text    string
 	}{
-		{"NoSuchTableError", 404, false, rest.ErrNotFound, "table accounting.tax.paid: GET /v1/namespaces/accounting%1Ftax/tables/paid: rest: not found (404 Not Found): NoSuchTableException: The given table does not exist"},
-		{"NoSuchNamespaceError", 404, false, rest.ErrNotFound, "table accounting.tax.paid: GET /v1/namespaces/accounting%1Ftax/tables/paid: rest: not found (404 Not Found): NoSuchNamespaceException: The given namespace does not exist"},
-		{"UnauthorizedResponse", 401, false, rest.ErrUnauthorized, "table accounting.tax.paid: GET /v1/namespaces/accounting%1Ftax/tables/paid: rest: authentication failed (401 Unauthorized): NotAuthorizedException: Not authorized to make this request"},
-		{"AuthenticationTimeout", 419, false, rest.ErrUnauthorized, "table accounting.tax.paid: GET /v1/namespaces/accounting%1Ftax/tables/paid: rest: authentication failed (419): AuthenticationTimeoutException: Credentials have timed out"},
-		{"ForbiddenResponse", 403, false, rest.ErrForbidden, "table accounting.tax.paid: GET /v1/namespaces/accounting%1Ftax/tables/paid: rest: permission denied (403 Forbidden): NotAuthorizedException: Not authorized to make this request"},
-		{"UnsupportedOperation", 406, false, rest.ErrUnsupported, "table accounting.tax.paid: GET /v1/namespaces/accounting%1Ftax/tables/paid: rest: operation not supported by the catalog (406 Not Acceptable): UnsupportedOperationException: The server does not support this operation"},
-		{"ServiceUnavailableResponse", 503, false, rest.ErrUnavailable, "table accounting.tax.paid: GET /v1/namespaces/accounting%1Ftax/tables/paid: rest: catalog unavailable (503 Service Unavailable): SlowDownException: Slow down"},
-		{"ServerErrorResponse", 500, false, rest.ErrUnavailable, "table accounting.tax.paid: GET /v1/namespaces/accounting%1Ftax/tables/paid: rest: catalog unavailable (500 Internal Server Error): InternalServerError: Internal Server Error"},
-		{"commit500", 500, true, rest.ErrCommitStateUnknown, "table accounting.tax.paid: POST /v1/namespaces/accounting%1Ftax/tables/paid: rest: commit state unknown (500 Internal Server Error): CommitStateUnknownException: Internal Server Error"},
-		{"commit502", 502, true, rest.ErrCommitStateUnknown, "table accounting.tax.paid: POST /v1/namespaces/accounting%1Ftax/tables/paid: rest: commit state unknown (502 Bad Gateway): CommitStateUnknownException: Invalid response from the upstream server"},
-		{"commit504", 504, true, rest.ErrCommitStateUnknown, "table accounting.tax.paid: POST /v1/namespaces/accounting%1Ftax/tables/paid: rest: commit state unknown (504 Gateway Timeout): CommitStateUnknownException: Gateway timed out during commit"},
+		{"NoSuchTableError", 404, false, rest.ErrNotFound, "table accounting.tax.paid: rest: GET /v1/namespaces/accounting%1Ftax/tables/paid: not found (404 Not Found): NoSuchTableException: The given table does not exist"},
+		{"NoSuchNamespaceError", 404, false, rest.ErrNotFound, "table accounting.tax.paid: rest: GET /v1/namespaces/accounting%1Ftax/tables/paid: not found (404 Not Found): NoSuchNamespaceException: The given namespace does not exist"},
+		{"UnauthorizedResponse", 401, false, rest.ErrUnauthorized, "table accounting.tax.paid: rest: GET /v1/namespaces/accounting%1Ftax/tables/paid: authentication failed (401 Unauthorized): NotAuthorizedException: Not authorized to make this request"},
+		{"AuthenticationTimeout", 419, false, rest.ErrUnauthorized, "table accounting.tax.paid: rest: GET /v1/namespaces/accounting%1Ftax/tables/paid: authentication failed (419): AuthenticationTimeoutException: Credentials have timed out"},
+		{"ForbiddenResponse", 403, false, rest.ErrForbidden, "table accounting.tax.paid: rest: GET /v1/namespaces/accounting%1Ftax/tables/paid: permission denied (403 Forbidden): NotAuthorizedException: Not authorized to make this request"},
+		{"UnsupportedOperation", 406, false, rest.ErrUnsupported, "table accounting.tax.paid: rest: GET /v1/namespaces/accounting%1Ftax/tables/paid: operation not supported by the catalog (406 Not Acceptable): UnsupportedOperationException: The server does not support this operation"},
+		{"ServiceUnavailableResponse", 503, false, rest.ErrUnavailable, "table accounting.tax.paid: rest: GET /v1/namespaces/accounting%1Ftax/tables/paid: catalog unavailable (503 Service Unavailable): SlowDownException: Slow down"},
+		{"ServerErrorResponse", 500, false, rest.ErrUnavailable, "table accounting.tax.paid: rest: GET /v1/namespaces/accounting%1Ftax/tables/paid: catalog unavailable (500 Internal Server Error): InternalServerError: Internal Server Error"},
+		{"commit500", 500, true, rest.ErrCommitStateUnknown, "table accounting.tax.paid: rest: POST /v1/namespaces/accounting%1Ftax/tables/paid: commit state unknown (500 Internal Server Error): CommitStateUnknownException: Internal Server Error"},
+		{"commit502", 502, true, rest.ErrCommitStateUnknown, "table accounting.tax.paid: rest: POST /v1/namespaces/accounting%1Ftax/tables/paid: commit state unknown (502 Bad Gateway): CommitStateUnknownException: Invalid response from the upstream server"},
+		{"commit504", 504, true, rest.ErrCommitStateUnknown, "table accounting.tax.paid: rest: POST /v1/namespaces/accounting%1Ftax/tables/paid: commit state unknown (504 Gateway Timeout): CommitStateUnknownException: Gateway timed out during commit"},
 	}
 	for _, tc := range cases {
 		c := replay(t, tc.status, specExamples[tc.example])
@@ -208,7 +208,7 @@ func TestSpecExampleOAuthError(t *testing.T) {
 	if !errors.Is(err, rest.ErrUnauthorized) {
 		t.Fatalf("err %v", err)
 	}
-	if w := "POST /v1/oauth/tokens: rest: authentication failed (401 Unauthorized): invalid_client: Client authentication failed"; err.Error() != w {
+	if w := "rest: POST /v1/oauth/tokens: authentication failed (401 Unauthorized): invalid_client: Client authentication failed"; err.Error() != w {
 		t.Fatalf("err %q, want %q", err, w)
 	}
 }
