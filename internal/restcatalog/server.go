@@ -58,13 +58,20 @@ type Options struct {
 	// PageSize, when positive, paginates listings whose request has a
 	// pageToken parameter.
 	PageSize int
+	// IdempotencyKeyLifetime, when set (an ISO-8601 duration such as
+	// "PT30M"), is announced in /v1/config, and a commit's final response
+	// (2xx or 4xx) is stored under its Idempotency-Key and replayed for a
+	// request with the same key, without committing again.
+	IdempotencyKeyLifetime string
 }
 
 // Request is one request the server received.
 type Request struct {
 	Method, Path  string // Path is escaped, as sent
 	Authorization string
-	Form          url.Values // the token request's form
+	// IdempotencyKey is the Idempotency-Key header.
+	IdempotencyKey string
+	Form           url.Values // the token request's form
 }
 
 // Server is a running in-process catalog. Close it when done.
@@ -84,8 +91,14 @@ type Server struct {
 	tables     map[string]*table // key: namespace levels and name joined by 0x1F
 	namespaces map[string][]string
 	tokens     map[string]bool
+	replies    map[string]reply // by Idempotency-Key
 	issued     int
 	requests   []Request
+}
+
+type reply struct {
+	status int
+	body   []byte
 }
 
 type table struct {
@@ -99,7 +112,7 @@ func New(opts Options) *Server {
 	if opts.TokenTTL == 0 {
 		opts.TokenTTL = time.Hour
 	}
-	s := &Server{opts: opts, tables: map[string]*table{}, namespaces: map[string][]string{}, tokens: map[string]bool{}}
+	s := &Server{opts: opts, tables: map[string]*table{}, namespaces: map[string][]string{}, tokens: map[string]bool{}, replies: map[string]reply{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -170,7 +183,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Authorization: r.Header.Get("Authorization")}
+	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Authorization: r.Header.Get("Authorization"), IdempotencyKey: r.Header.Get("Idempotency-Key")}
 	if r.URL.Path == "/v1/oauth/tokens" && r.Method == http.MethodPost {
 		r.ParseForm()
 		rec.Form = r.PostForm
@@ -221,7 +234,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case len(segs) == 4 && segs[0] == "namespaces" && segs[2] == "tables" && r.Method == http.MethodGet:
 		s.loadTable(w, splitNS(segs[1], sep), segs[3])
 	case len(segs) == 4 && segs[0] == "namespaces" && segs[2] == "tables" && r.Method == http.MethodPost:
-		s.commit(w, r, splitNS(segs[1], sep), segs[3])
+		s.idempotent(w, r, func(w http.ResponseWriter) { s.commit(w, r, splitNS(segs[1], sep), segs[3]) })
 	default:
 		WriteError(w, http.StatusNotFound, "NoSuchRouteException", "no such route: "+r.Method+" "+r.URL.EscapedPath())
 	}
@@ -306,7 +319,11 @@ func (s *Server) config(w http.ResponseWriter) {
 	if s.opts.Prefix != "" {
 		overrides["prefix"] = s.opts.Prefix
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"defaults": defaults, "overrides": overrides})
+	cfg := map[string]any{"defaults": defaults, "overrides": overrides}
+	if s.opts.IdempotencyKeyLifetime != "" {
+		cfg["idempotency-key-lifetime"] = s.opts.IdempotencyKeyLifetime
+	}
+	writeJSON(w, http.StatusOK, cfg)
 }
 
 // page cuts items to one page when the request asks for pages; next is
@@ -413,6 +430,33 @@ func (s *Server) loadTable(w http.ResponseWriter, ns []string, name string) {
 		resp["storage-credentials"] = s.opts.StorageCredentials
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// idempotent runs handle, replaying the stored final response of an
+// earlier request with the same Idempotency-Key instead (OpenAPI document,
+// parameter idempotency-key: 2xx and 4xx are final, 5xx are not stored).
+func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, handle func(http.ResponseWriter)) {
+	key := r.Header.Get("Idempotency-Key")
+	if s.opts.IdempotencyKeyLifetime == "" || key == "" {
+		handle(w)
+		return
+	}
+	s.mu.Lock()
+	old, ok := s.replies[key]
+	s.mu.Unlock()
+	if !ok {
+		rec := httptest.NewRecorder()
+		handle(rec)
+		old = reply{rec.Code, rec.Body.Bytes()}
+		if old.status < 500 {
+			s.mu.Lock()
+			s.replies[key] = old
+			s.mu.Unlock()
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(old.status)
+	w.Write(old.body)
 }
 
 // commitRequest is CommitTableRequest.

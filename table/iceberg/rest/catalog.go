@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lakecat/lakecat/schema"
 )
@@ -255,16 +257,39 @@ func (c *Client) commit(ctx context.Context, id Identifier, body []byte, token s
 	if err != nil {
 		return nil, err
 	}
+	r := request{method: http.MethodPost, path: p, body: body, commit: true, token: token}
+	if c.idempotency {
+		if r.key, err = newIdempotencyKey(c.now()); err != nil {
+			return nil, err
+		}
+	}
 	var resp rawBody
-	if err := c.do(ctx, request{method: http.MethodPost, path: p, body: body, commit: true, token: token}, &resp); err != nil {
+	if err := c.do(ctx, r, &resp); err != nil {
 		return nil, fmt.Errorf("table %s: %w", id, err)
 	}
-	r, err := DecodeCommitTableResponse(resp)
+	res, err := DecodeCommitTableResponse(resp)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", id, err)
 	}
-	r.Attempts = 1
-	return r, nil
+	res.Attempts = 1
+	return res, nil
+}
+
+// newIdempotencyKey returns a UUIDv7 (RFC 9562 section 5.7), the form the
+// OpenAPI document asks of an Idempotency-Key: 48 bits of Unix
+// milliseconds, the version, 74 random bits and the variant.
+func newIdempotencyKey(now time.Time) (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[6:]); err != nil {
+		return "", fmt.Errorf("rest: idempotency key: %w", err)
+	}
+	ms := uint64(now.UnixMilli())
+	for i := range 6 {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	b[6] = b[6]&0x0f | 0x70
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
 }
 
 // UpdateTable commits a change computed from the table's current metadata:

@@ -87,6 +87,9 @@ type Client struct {
 	attempts   int
 	now        func() time.Time
 	auth       *auth
+	// idempotency: the server announced idempotency-key-lifetime, so a
+	// commit carrying an Idempotency-Key may be retried after a 5xx.
+	idempotency bool
 }
 
 // New returns a client for the catalog at opts.URI: it obtains a token when
@@ -154,6 +157,9 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	var cfg struct {
 		Defaults  map[string]string `json:"defaults"`
 		Overrides map[string]string `json:"overrides"`
+		// IdempotencyLifetime, when present, says the server honours
+		// Idempotency-Key on mutations.
+		IdempotencyLifetime *string `json:"idempotency-key-lifetime"`
 	}
 	q := url.Values{}
 	if opts.Warehouse != "" {
@@ -176,6 +182,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		props[k] = v
 	}
 	c.props = props
+	c.idempotency = cfg.IdempotencyLifetime != nil
 	if p := strings.Trim(props["prefix"], "/"); p != "" {
 		segs := strings.Split(p, "/")
 		for i, s := range segs {
@@ -219,6 +226,7 @@ type request struct {
 	body   []byte
 	commit bool   // a table commit: not idempotent, 409 and 5xx mean commit outcomes
 	token  string // a table-specific bearer token (LoadTableResult config "token")
+	key    string // Idempotency-Key of a commit ("" for none)
 }
 
 // do sends r and decodes a 2xx body into out (nil: the body is discarded),
@@ -236,11 +244,15 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 			if errors.As(err, &ae) {
 				return ae.err // the token request failed; it made its own retries
 			}
-			if r.commit {
+			if r.commit && r.key == "" {
 				return &Error{Op: op, Kind: ErrCommitStateUnknown, Err: err}
 			}
 			if attempt >= c.maxRetries {
-				return &Error{Op: op, Kind: ErrUnavailable, Err: err}
+				kind := ErrUnavailable
+				if r.commit {
+					kind = ErrCommitStateUnknown
+				}
+				return &Error{Op: op, Kind: kind, Err: err}
 			}
 			if err := c.sleep(ctx, attempt, ""); err != nil {
 				return fmt.Errorf("rest: %s: %w", op, err)
@@ -262,7 +274,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 			continue
 		}
 		retry := status == http.StatusTooManyRequests || status >= 500
-		if r.commit {
+		if r.commit && r.key == "" {
 			retry = status == http.StatusTooManyRequests || (status == http.StatusServiceUnavailable && hdr.Get("Retry-After") != "")
 		}
 		if retry && attempt < c.maxRetries {
@@ -292,6 +304,9 @@ func (c *Client) send(ctx context.Context, r request) (int, http.Header, []byte,
 	req.Header.Set("Accept", "application/json")
 	if r.body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if r.key != "" {
+		req.Header.Set("Idempotency-Key", r.key)
 	}
 	tok := r.token
 	if tok == "" {

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -411,5 +413,45 @@ func TestBadRequirement(t *testing.T) {
 	}
 	if got := srv.MetadataFile(ordersID.Namespace, ordersID.Name); got != dir+"/metadata/v1.metadata.json" {
 		t.Fatalf("current metadata %s", got)
+	}
+}
+
+// TestIdempotentCommitRetry: with idempotency-key-lifetime announced, a
+// commit whose response is lost (502 after the server applied it) is sent
+// again with the same Idempotency-Key, and the server replays its answer
+// instead of committing twice.
+func TestIdempotentCommitRetry(t *testing.T) {
+	srv, dir := restcatalog.WithOrders(t, restcatalog.Options{IdempotencyKeyLifetime: "PT30M"})
+	var nested, lost atomic.Bool
+	srv.Intercept = func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method != http.MethodPost || nested.Load() || lost.Swap(true) {
+			return false
+		}
+		nested.Store(true)
+		srv.Config.Handler.ServeHTTP(httptest.NewRecorder(), r) // applied, answer dropped
+		nested.Store(false)
+		restcatalog.WriteError(w, http.StatusBadGateway, "CommitStateUnknownException", "Invalid response from the upstream server")
+		return true
+	}
+	c := newClient(t, srv, rest.Options{})
+	res, err := c.CommitTable(context.Background(), ordersID, []byte(`{"requirements":[{"type":"assert-current-schema-id","current-schema-id":2}],
+		"updates":[{"action":"set-properties","updates":{"owner":"lakecat"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "file://" + dir + "/metadata/v2.metadata.json"; res.MetadataLocation != want || res.Metadata.Properties["owner"] != "lakecat" {
+		t.Fatalf("%s %v", res.MetadataLocation, res.Metadata.Properties)
+	}
+	if _, err := os.Stat(dir + "/metadata/v3.metadata.json"); !os.IsNotExist(err) {
+		t.Fatalf("committed twice: %v", err)
+	}
+	var keys []string
+	for _, r := range srv.Requests() {
+		if r.Method == http.MethodPost {
+			keys = append(keys, r.IdempotencyKey)
+		}
+	}
+	if len(keys) != 3 || keys[0] != keys[1] || keys[1] != keys[2] || len(keys[0]) != 36 || keys[0][14] != '7' {
+		t.Fatalf("Idempotency-Keys %q: want one UUIDv7 on the first, the dropped and the retried request", keys)
 	}
 }

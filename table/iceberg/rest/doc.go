@@ -20,6 +20,10 @@
 // Retry-After (the spec's rule for requests that are not idempotent); a
 // commit answered with 500, 502 or 504 or cut off in flight returns
 // [ErrCommitStateUnknown], because the spec says its state is unknown.
+// When the server's configuration announces idempotency-key-lifetime, each
+// commit carries an Idempotency-Key (a UUIDv7) and is retried with the same
+// key after a 5xx or a transport error too: the server then applies it at
+// most once.
 //
 // Errors returned for HTTP statuses are [*Error] values that match one of
 // the package's sentinels ([ErrNotFound], [ErrUnauthorized], [ErrForbidden],
