@@ -57,7 +57,10 @@ func parseCatalogTarget(catalog, table string) (catalogTarget, error) {
 	var idText string
 	if catalog == "" {
 		u, err := url.Parse(table)
-		if err != nil || u.Host == "" || u.RawQuery != "" || u.User != nil {
+		if err != nil || u.User != nil {
+			return t, usageError{errors.New("a rest:// TABLE holds no credentials: give --catalog-token or --catalog-credential")}
+		}
+		if u.Host == "" || u.RawQuery != "" {
 			return t, usageError{fmt.Errorf("%q: want rest://HOST[:PORT][/PREFIX]/NS.TABLE", table)}
 		}
 		segs := strings.Split(strings.Trim(u.Path, "/"), "/")
@@ -65,7 +68,10 @@ func parseCatalogTarget(catalog, table string) (catalogTarget, error) {
 		t.URI, t.Prefix = restBase(u), strings.Join(segs[:len(segs)-1], "/")
 	} else {
 		u, err := url.Parse(catalog)
-		if err != nil || u.Host == "" || u.RawQuery != "" || u.User != nil {
+		if err != nil || u.User != nil {
+			return t, usageError{errors.New("--catalog holds no credentials: give --catalog-token or --catalog-credential")}
+		}
+		if u.Host == "" || u.RawQuery != "" {
 			return t, usageError{fmt.Errorf("--catalog %q: want rest://HOST[:PORT][/PREFIX] or http(s)://HOST[:PORT][/PATH]", catalog)}
 		}
 		switch u.Scheme {

@@ -38,9 +38,12 @@ func TestParseCatalogTarget(t *testing.T) {
 			t.Errorf("%s %s: %+v", c.catalog, c.table, got)
 		}
 	}
-	for _, bad := range [][2]string{{"", "rest://host/orders"}, {"", "rest:///db.orders"}, {"ftp://h", "db.t"}, {"rest://h", "db."}} {
-		if _, err := parseCatalogTarget(bad[0], bad[1]); err == nil {
+	for _, bad := range [][2]string{{"", "rest://host/orders"}, {"", "rest:///db.orders"}, {"ftp://h", "db.t"}, {"rest://h", "db."}, {"", "rest://u:pw-9@h/db.t"}, {"https://u:pw-9@h", "db.t"}} {
+		_, err := parseCatalogTarget(bad[0], bad[1])
+		if err == nil {
 			t.Errorf("%q %q: no error", bad[0], bad[1])
+		} else if strings.Contains(err.Error(), "pw-9") {
+			t.Errorf("%q %q: error prints the password: %v", bad[0], bad[1], err)
 		}
 	}
 }

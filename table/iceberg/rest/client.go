@@ -101,11 +101,14 @@ type Client struct {
 // an error for an unusable opts.URI.
 func New(ctx context.Context, opts Options) (*Client, error) {
 	u, err := url.Parse(opts.URI)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("rest: catalog URI %q: want http://HOST[:PORT][/PATH] or https://…", opts.URI)
+	if err != nil {
+		return nil, errors.New("rest: catalog URI: not a URL") // the text might hold a credential: not echoed
 	}
 	if u.User != nil || u.RawQuery != "" {
 		return nil, fmt.Errorf("rest: catalog URI %s://%s%s: give credentials and parameters as options, not in the URI", u.Scheme, u.Host, u.Path)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("rest: catalog URI %q: want http://HOST[:PORT][/PATH] or https://…", opts.URI)
 	}
 	if opts.Token != "" && opts.Credential != "" {
 		return nil, errors.New("rest: give a token or a credential, not both")
