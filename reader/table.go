@@ -47,6 +47,9 @@ var (
 	// slices have log files; set [TableOptions.IgnoreLogs] to read base
 	// files only.
 	ErrMergeOnRead = errors.New("reader: merge-on-read table has log files")
+	// ErrListOnly is returned by [Table.Scan] for a table opened with
+	// [TableOptions.ListOnly].
+	ErrListOnly = errors.New("reader: table opened to list files, not to read rows")
 )
 
 // TableOptions configure [OpenTable].
@@ -90,6 +93,14 @@ type TableOptions struct {
 	Raw bool
 	// IgnoreLogs reads a Hudi merge-on-read table's base files only.
 	IgnoreLogs bool
+	// ListOnly opens the table to list its schemas and live files, never to
+	// read rows, whatever its format: what a scan would refuse (delete
+	// files, a Paimon primary key, Hudi log files) is accepted and the files
+	// are listed as stored, with no warning. [Table.Scan] of such a table
+	// returns [ErrListOnly]; [Table.Plan] works. The format-specific Raw,
+	// IgnoreDeletes and IgnoreLogs keep their meaning beside it (Raw still
+	// adds a primary-key table's system columns to the read schema).
+	ListOnly bool
 	// Workers, MemoryBytes: see [ScanOptions].
 	Workers     int
 	MemoryBytes int64
@@ -300,6 +311,9 @@ func (t *Table) addMetadataColumns(names []string) error {
 // Scan reads the table's files (concurrently, see [ScanFiles]) and yields
 // their rows in the read schema, file by file in scan order.
 func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
+	if t.opts.ListOnly {
+		return nil, fmt.Errorf("%s table %s: %w", t.Format, t.Location, ErrListOnly)
+	}
 	tasks := make([]FileTask, len(t.Files))
 	for i, f := range t.Files {
 		tasks[i] = f.task
@@ -335,7 +349,7 @@ func (o TableOptions) warn(format string, args ...any) {
 }
 
 func (o TableOptions) checkDeletes(err error) error {
-	if err == nil {
+	if err == nil || (o.ListOnly && !o.IgnoreDeletes) {
 		return nil
 	}
 	if o.IgnoreDeletes {
