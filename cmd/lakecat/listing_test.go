@@ -100,3 +100,16 @@ func squeezeSpaces(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestCatPaimonRawMetadataColumns is the issue's command: `cat
+// testdata/paimon_orders --raw --columns _file,_pos` failed because _file
+// took the id of Paimon's _SEQUENCE_NUMBER system column.
+func TestCatPaimonRawMetadataColumns(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "paimon_orders")
+	out, errOut, code := runCLI(t, "cat", dir, "--raw", "--columns", "_file,_pos", "--format", "csv", "--workers", "1", "--limit", "1")
+	want := "_KEY_order_id,_SEQUENCE_NUMBER,_VALUE_KIND,order_id,customer_name,order_user_id,order_shop_id,quantity,note,_file,_pos\n" +
+		"5,0,0,5,erin,102,10,,," + filepath.ToSlash(filepath.Join(dir, "bucket-0", "data-00000000-0000-0000-0000-000000000001-0.parquet")) + ",0\n"
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant\n%s", code, errOut, out, want)
+	}
+}
