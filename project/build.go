@@ -247,7 +247,9 @@ func (b *planBuilder) field(r, f *schema.Field, path, filePath string) (*node, *
 		if err != nil {
 			return nil, nil, err
 		}
-		if key.act != actTake {
+		fk, fok := ft.Key.Type.(schema.PrimitiveType)
+		rk, rok := rt.Key.Type.(schema.PrimitiveType)
+		if key.act != actTake || fok && rok && !b.opts.Rules.AllowsMapKey(fk, rk) {
 			return nil, nil, &FieldError{File: b.opts.FileName, FieldID: rt.Key.ID, Path: key.path,
 				FileType: ft.Key.Type, ReadType: rt.Key.Type,
 				Err: fmt.Errorf("%w: a map key's type cannot change", ErrIncompatibleType)}
