@@ -41,6 +41,7 @@ func TestPackageSentinels(t *testing.T) {
 		{project.ErrValueOutOfRange, lakecat.ErrIncompatibleSchema, "value does not fit the read type"},
 		{project.ErrInvalidValue, lakecat.ErrIncompatibleSchema, "invalid value"},
 		{project.ErrRequiredFieldMissing, lakecat.ErrMissingRequiredField, "missing required field"},
+		{project.ErrNullInRequiredField, lakecat.ErrMissingRequiredField, "null in a required field"},
 		{project.ErrBatchLayout, nil, "record batch does not match the file projection"},
 		{evolve.ErrNotFound, lakecat.ErrNotFound, "column not found"},
 		{evolve.ErrIncompatibleType, lakecat.ErrIncompatibleSchema, "incompatible type change"},
