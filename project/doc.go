@@ -61,6 +61,13 @@
 //	timestamp → date, time; time → timestamp                                    cast
 //	timestamp ↔ int, long (seconds since the epoch)                             cast
 //
+// The table is [Rules.Allows]: what a data file's type is read as. What a
+// table may change a column's type to ([Rules.Promotes], which evolve
+// commits) is the same set without fixed[16] → uuid, which only a file's
+// physical form needs (a writer without the UUID annotation). A map key is
+// never converted under any rule ([Rules.AllowsMapKey]): same type, char,
+// varchar and string among them, or fixed[16] as uuid.
+//
 // Sources: Iceberg table spec, "Schema Evolution" (valid type promotions, and
 // format version 3's unknown and date promotions); Hudi docs, "Schema
 // Evolution" (schema evolution on read, supported type changes); Paimon's

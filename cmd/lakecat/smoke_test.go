@@ -79,9 +79,9 @@ func TestSmokeEveryVerb(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	repo := filepath.Join("..", "..")
-	real := testutil.RealDir(t)
-	iceDir := filepath.Join(real, "duckdb-iceberg", "data", "persistent", "add_columns_with_defaults", "default.db", "add_columns_with_defaults")
-	pmDir := filepath.Join(real, "paimon-cpp", "test", "test_data", "parquet", "append_with_multiple_ts_precision_and_timezone.db", "append_with_multiple_ts_precision_and_timezone")
+	realDir := testutil.RealDir(t)
+	iceDir := filepath.Join(realDir, "duckdb-iceberg", "data", "persistent", "add_columns_with_defaults", "default.db", "add_columns_with_defaults")
+	pmDir := filepath.Join(realDir, "paimon-cpp", "test", "test_data", "parquet", "append_with_multiple_ts_precision_and_timezone.db", "append_with_multiple_ts_precision_and_timezone")
 	firstFile := func(dir, ext string) string {
 		var found string
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
