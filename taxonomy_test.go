@@ -35,6 +35,7 @@ func TestPackageSentinels(t *testing.T) {
 		{schema.ErrInvalidSchema, lakecat.ErrCorrupt, "schema: invalid schema"},
 		{schema.ErrUnknownType, lakecat.ErrUnsupported, "unknown type"},
 		{schema.ErrColumnNotFound, lakecat.ErrNotFound, "schema: column not found"},
+		{reader.ErrListOnly, lakecat.ErrInvalidArgument, "reader: table opened to list files, not to read rows"},
 		{reader.ErrUnknownFormat, lakecat.ErrUnsupported, "reader: unknown file format"},
 		{reader.ErrNoFieldIDs, lakecat.ErrIncompatibleSchema, "reader: file has no field ids; supply a name mapping or the file's schema"},
 		{project.ErrIncompatibleType, lakecat.ErrIncompatibleSchema, "incompatible type"},

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
@@ -49,7 +50,7 @@ var (
 	ErrMergeOnRead = errors.New("reader: merge-on-read table has log files")
 	// ErrListOnly is returned by [Table.Scan] for a table opened with
 	// [TableOptions.ListOnly].
-	ErrListOnly = errors.New("reader: table opened to list files, not to read rows")
+	ErrListOnly = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "reader: table opened to list files, not to read rows")
 )
 
 // TableOptions configure [OpenTable].
