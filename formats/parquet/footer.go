@@ -139,6 +139,14 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if err := readFull(r, buf, footerOff); err != nil {
 		return nil, readErr(c.name, footerOff, "footer", err)
 	}
+	// Every length in the footer is checked before a decoder allocates
+	// from it; parquet-go decodes the same bytes again in pqFileOnce.
+	if _, err := checkCompact(buf, maxThriftDepth, maxFooterDecodedBytes); err != nil {
+		if errors.Is(err, errThriftTooLarge) {
+			return nil, unsupportedf("%s: footer: %v", displayName(c.name), err)
+		}
+		return nil, corruptf(c.name, footerOff, "footer", "%v", err)
+	}
 	if err := decodeFooter(buf, &f.meta); err != nil {
 		return nil, corruptf(c.name, footerOff, "footer", "%v", err)
 	}
