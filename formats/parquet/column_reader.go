@@ -83,8 +83,8 @@ type leafReader struct {
 	// checkPagePayload checks it.
 	payload []byte
 	decoded []byte
-	pages  pq.Pages
-	page   pq.Page
+	pages   pq.Pages
+	page    pq.Page
 
 	// Current page.
 	def, rep []byte // levels (nil when the max level is 0)

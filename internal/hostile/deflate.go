@@ -6,4 +6,6 @@ import (
 	"github.com/klauspost/compress/flate"
 )
 
-func newDeflate(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestCompression) }
+func newDeflate(w io.Writer) (io.WriteCloser, error) {
+	return flate.NewWriter(w, flate.BestSpeed)
+}
