@@ -164,8 +164,9 @@ func (r *BatchReader) newColumn(n *node, pf *schema.Field) (column, error) {
 	case kStruct:
 		st := pf.Type.(*schema.StructType)
 		c := &structColumn{base: b}
+		byName := childIndex(n.children)
 		for _, cf := range st.Fields {
-			cn := findChild(n.children, cf.Name)
+			cn := byName[cf.Name]
 			if cn == nil {
 				return nil, fmt.Errorf("orc: projected field %q.%q is not in the file", pf.Name, cf.Name)
 			}

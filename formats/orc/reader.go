@@ -167,8 +167,9 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	} else {
 		top = []*node{f.root}
 	}
+	byName := childIndex(top)
 	for _, pf := range proj.Fields {
-		n := findChild(top, pf.Name)
+		n := byName[pf.Name]
 		if n == nil {
 			return nil, fmt.Errorf("orc: projected field %q is not in the file", pf.Name)
 		}
@@ -181,13 +182,18 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	return br, nil
 }
 
-func findChild(nodes []*node, name string) *node {
+// childIndex maps the field names of nodes to them, the first node of each
+// name when several share it. Lookups through it keep selecting k fields of
+// a struct of n children at O(n + k), not O(n·k) (100,000 columns took over
+// a minute).
+func childIndex(nodes []*node) map[string]*node {
+	m := make(map[string]*node, len(nodes))
 	for _, n := range nodes {
-		if n.field.Name == name {
-			return n
+		if _, dup := m[n.field.Name]; !dup {
+			m[n.field.Name] = n
 		}
 	}
-	return nil
+	return m
 }
 
 // Schema returns the Arrow schema of the batches.

@@ -199,3 +199,20 @@ func Compressed(codec string, frameSize bool, n int) []byte {
 	}
 	return buf.Bytes()
 }
+
+// ParquetWide is a Parquet file of n optional INT64 columns c0, c1, …
+// (field ids 1…n) and no rows: one row group whose column chunks are all
+// empty. It tests costs that grow with the number of columns.
+func ParquetWide(n int) []byte {
+	md := format.FileMetaData{Version: 1, Schema: make([]format.SchemaElement, 0, n+1)}
+	md.Schema = append(md.Schema, format.SchemaElement{Name: "schema", NumChildren: thrift.New(int32(n))})
+	cols := make([]format.ColumnChunk, n)
+	for i := range n {
+		name := fmt.Sprintf("c%d", i)
+		md.Schema = append(md.Schema, format.SchemaElement{Type: thrift.New(format.Int64), RepetitionType: thrift.New(format.Optional), Name: name, FieldID: int32(i + 1)})
+		cols[i] = format.ColumnChunk{FileOffset: 4, MetaData: format.ColumnMetaData{Type: format.Int64, Encoding: []format.Encoding{format.Plain},
+			PathInSchema: []string{name}, Codec: format.Uncompressed, DataPageOffset: 4}}
+	}
+	md.RowGroups = []format.RowGroup{{Columns: cols}}
+	return parquetWithFooter(nil, marshal(&md))
+}
