@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lakecat/lakecat/internal/osfile"
 )
 
 // FS is the storage a table is read from. Paths are slash-separated strings:
@@ -51,20 +53,12 @@ func (OSFS) Open(ctx context.Context, path string) (File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.FromSlash(path))
+	// osfile.Open refuses FIFOs and devices without blocking on them.
+	f, size, err := osfile.Open(filepath.FromSlash(path))
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	return osFile{f, st.Size()}, nil
+	return osFile{f, size}, nil
 }
 
 // List implements [FS].
