@@ -84,3 +84,57 @@ func TestHostilePageWithinBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzFooter decodes arbitrary bytes as the thrift footer of a Parquet file
+// (behind the leading magic, before its length and the trailing magic) and
+// reads the file: no panic, no fatal error, only typed errors. Seeds: the
+// footer of the hostile single-page file, a footer whose schema list claims
+// 2^31-1 elements, and one nesting an unknown struct 100 deep.
+func FuzzFooter(f *testing.F) {
+	good := hostile.ParquetPage(hostile.Page{Codec: format.Uncompressed, NumValues: 1, UncompressedSize: 14,
+		Payload: []byte{2, 0, 0, 0, 2, 1, 7, 0, 0, 0, 0, 0, 0, 0}})
+	footer := func(b []byte) []byte {
+		n := int(b[len(b)-8]) | int(b[len(b)-7])<<8 | int(b[len(b)-6])<<16
+		return b[len(b)-8-n : len(b)-8]
+	}
+	f.Add(footer(good))
+	f.Add(footer(hostile.ParquetHugeSchemaList()))
+	f.Add(footer(hostile.ParquetDeepFooter(100)))
+	body := good[4 : len(good)-8-len(footer(good))]
+	f.Fuzz(func(t *testing.T, ft []byte) {
+		b := append([]byte("PAR1"), body...)
+		b = append(b, ft...)
+		b = append(b, byte(len(ft)), byte(len(ft)>>8), byte(len(ft)>>16), byte(len(ft)>>24))
+		b = append(b, "PAR1"...)
+		mem := newMem(t)
+		if err := fuzzRead(b, mem); err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+			t.Fatalf("untyped error: %v", err)
+		}
+	})
+}
+
+// FuzzPageHeader places arbitrary bytes where the page header and payload of
+// a one-column file go (the footer stating their length) and reads it.
+// Seeds: a valid page, a header with an unknown list claiming 2^31-1
+// elements, one nesting an unknown struct 100 deep, and a levels bomb.
+func FuzzPageHeader(f *testing.F) {
+	chunk := func(b []byte) []byte {
+		n := int(b[len(b)-8]) | int(b[len(b)-7])<<8 | int(b[len(b)-6])<<16
+		return b[4 : len(b)-8-n]
+	}
+	f.Add(chunk(hostile.ParquetPage(hostile.Page{Codec: format.Uncompressed, NumValues: 1, UncompressedSize: 14,
+		Payload: []byte{2, 0, 0, 0, 2, 1, 7, 0, 0, 0, 0, 0, 0, 0}})))
+	f.Add(chunk(hostile.ParquetHugeListPageHeader()))
+	f.Add(chunk(hostile.ParquetDeepPageHeader(100)))
+	f.Add(chunk(hostile.ParquetLevelsBomb()))
+	f.Fuzz(func(t *testing.T, c []byte) {
+		if len(c) > 1<<20 {
+			return
+		}
+		b := hostile.ParquetChunk(hostile.Chunk{Bytes: c, NumValues: 1})
+		mem := newMem(t)
+		if err := fuzzRead(b, mem); err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+			t.Fatalf("untyped error: %v", err)
+		}
+	})
+}

@@ -88,7 +88,30 @@ func ParquetPage(p Page) []byte {
 	if p.HeaderTail != nil {
 		hb = append(hb[:len(hb)-1], p.HeaderTail...)
 	}
-	chunk := append(hb, p.Payload...)
+	return ParquetChunk(Chunk{Bytes: append(hb, p.Payload...), NumValues: p.NumValues, Codec: p.Codec,
+		UncompressedSize: int64(len(hb)) + int64(p.UncompressedSize)})
+}
+
+// Chunk is the single column chunk of the file ParquetChunk makes.
+type Chunk struct {
+	// Bytes are the page headers and pages.
+	Bytes     []byte
+	NumValues int32
+	Codec     format.CompressionCodec
+	// UncompressedSize is the chunk's total_uncompressed_size (0:
+	// len(Bytes)).
+	UncompressedSize int64
+}
+
+// ParquetChunk returns a Parquet file of one optional INT64 column "x"
+// (field id 1) whose one row group holds c.
+func ParquetChunk(c Chunk) []byte {
+	chunk := c.Bytes
+	usize := c.UncompressedSize
+	if usize == 0 {
+		usize = int64(len(chunk))
+	}
+	p := Page{Codec: c.Codec, NumValues: c.NumValues}
 	md := format.FileMetaData{
 		Version: 1,
 		Schema: []format.SchemaElement{
@@ -100,7 +123,7 @@ func ParquetPage(p Page) []byte {
 			Columns: []format.ColumnChunk{{FileOffset: 4, MetaData: format.ColumnMetaData{
 				Type: format.Int64, Encoding: []format.Encoding{format.Plain, format.RLE}, PathInSchema: []string{"x"},
 				Codec: p.Codec, NumValues: int64(p.NumValues),
-				TotalUncompressedSize: int64(len(hb)) + int64(p.UncompressedSize),
+				TotalUncompressedSize: usize,
 				TotalCompressedSize:   int64(len(chunk)), DataPageOffset: 4,
 			}}},
 			TotalByteSize: int64(len(chunk)), NumRows: int64(p.NumValues),
