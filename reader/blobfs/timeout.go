@@ -2,6 +2,7 @@ package blobfs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync/atomic"
@@ -126,7 +127,7 @@ func (r *request) err(parent context.Context, path, op string, err error) error 
 	switch {
 	case r.idled.Load():
 		return &TimeoutError{Path: path, Op: op, Idle: true, Limit: r.t.Idle}
-	case r.ctx.Err() != nil:
+	case errors.Is(r.ctx.Err(), context.DeadlineExceeded):
 		return &TimeoutError{Path: path, Op: op, Limit: r.t.Request}
 	}
 	return err
