@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/lakecat/lakecat/internal/osfile"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // FS is the storage a table is read from. Paths are slash-separated strings:
@@ -80,8 +81,8 @@ func (OSFS) List(ctx context.Context, dir string) ([]string, error) {
 
 // MaxMetadataBytes caps the size of a metadata file (table metadata JSON,
 // snapshots, schema files, timeline instants) read whole into memory:
-// 256 MiB.
-const MaxMetadataBytes = 256 << 20
+// schema.MaxTableMetadataBytes (64 MiB).
+const MaxMetadataBytes = schema.MaxTableMetadataBytes
 
 // ReadFile reads a whole metadata file of at most [MaxMetadataBytes].
 func ReadFile(ctx context.Context, fsys FS, path string) ([]byte, error) {
