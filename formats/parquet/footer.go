@@ -101,8 +101,10 @@ type File struct {
 // file. It reads only the last 8 bytes, the footer and the leading magic.
 //
 // Errors: a file shorter than 12 bytes, a wrong magic, a footer length that
-// does not fit in the file or an undecodable footer or schema give an error
-// matching [ErrCorrupt]; an encrypted footer gives [ErrUnsupported].
+// does not fit in the file, a footer whose thrift lengths do not fit in it
+// or that nests deeper than 64, or an undecodable footer or schema give an
+// error matching [ErrCorrupt]; an encrypted footer, or one whose decoded
+// size is estimated above 1 GiB, gives [ErrUnsupported].
 func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	var c config
 	for _, o := range opts {
