@@ -23,12 +23,13 @@ import (
 // buffer without end on a damaged block (one flipped byte made it ask for
 // 32 GiB).
 //
-// Snappy states its decoded length in a preamble, which is compared. The
-// other codecs are decompressed here into at most uncompressed_page_size
-// bytes (LZ4_RAW and ZSTD into a buffer of that size, GZIP and BROTLI
-// streamed and discarded), and a page that wants more is refused. This
-// reads and decompresses each such page twice; the price of a bound that
-// parquet-go's codecs do not offer.
+// Snappy states its decoded length in a preamble, and ZSTD frames usually
+// state theirs (zstdContentSize), which are compared. The other codecs, and
+// ZSTD frames without sizes, are decompressed here into at most
+// uncompressed_page_size bytes (LZ4_RAW and ZSTD into a buffer of that
+// size, GZIP and BROTLI streamed and discarded), and a page that wants more
+// is refused. Those pages are read and decompressed twice; the price of a
+// bound that parquet-go's codecs do not offer.
 func (lr *leafReader) checkPagePayload(codec format.CompressionCodec, h *format.PageHeader, off int64) error {
 	switch codec {
 	case format.Snappy, format.Lz4Raw, format.Zstd, format.Gzip, format.Brotli:
@@ -79,7 +80,15 @@ func (lr *leafReader) checkPagePayload(codec format.CompressionCodec, h *format.
 			return fmt.Errorf("LZ4_RAW block does not decode into the %d bytes the page header claims: %v", want, err)
 		}
 	case format.Zstd:
-		// The decoder stops at the capacity of dst (WithDecodeAllCapLimit).
+		// Frames that state their sizes are bounded by them (the common
+		// case); others are decoded into a buffer of the page's size, and
+		// the decoder stops at its capacity (WithDecodeAllCapLimit).
+		if total, ok := zstdContentSize(src); ok {
+			if total > uint64(want) {
+				return fmt.Errorf("ZSTD frames state %d bytes, the page header %d", total, want)
+			}
+			return nil
+		}
 		dst := lr.scratch(want)
 		if _, err := zstdChecker().DecodeAll(src, dst[:0]); err != nil {
 			return fmt.Errorf("ZSTD page does not decode into the %d bytes the page header claims: %v", want, err)
