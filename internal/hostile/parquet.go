@@ -111,22 +111,21 @@ func ParquetChunk(c Chunk) []byte {
 	if usize == 0 {
 		usize = int64(len(chunk))
 	}
-	p := Page{Codec: c.Codec, NumValues: c.NumValues}
 	md := format.FileMetaData{
 		Version: 1,
 		Schema: []format.SchemaElement{
 			{Name: "schema", NumChildren: thrift.New[int32](1)},
 			{Type: thrift.New(format.Int64), RepetitionType: thrift.New(format.Optional), Name: "x", FieldID: 1},
 		},
-		NumRows: int64(p.NumValues),
+		NumRows: int64(c.NumValues),
 		RowGroups: []format.RowGroup{{
 			Columns: []format.ColumnChunk{{FileOffset: 4, MetaData: format.ColumnMetaData{
 				Type: format.Int64, Encoding: []format.Encoding{format.Plain, format.RLE}, PathInSchema: []string{"x"},
-				Codec: p.Codec, NumValues: int64(p.NumValues),
+				Codec: c.Codec, NumValues: int64(c.NumValues),
 				TotalUncompressedSize: usize,
 				TotalCompressedSize:   int64(len(chunk)), DataPageOffset: 4,
 			}}},
-			TotalByteSize: int64(len(chunk)), NumRows: int64(p.NumValues),
+			TotalByteSize: int64(len(chunk)), NumRows: int64(c.NumValues),
 		}},
 	}
 	return parquetWithFooter(chunk, marshal(&md))
