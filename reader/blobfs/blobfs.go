@@ -14,6 +14,10 @@
 // parameters on the table location ("s3://bucket/t?region=eu-west-1"): they
 // apply to every path of that bucket.
 //
+// Every request has a deadline ([Timeouts]: 10 minutes a request, 30
+// seconds without body bytes, by default), so a stalled connection fails
+// with a [*TimeoutError], which reader.RetryFS retries, instead of hanging.
+//
 // The s3, gs and azblob drivers are linked by default; build with the tags
 // lakecat_nos3, lakecat_nogcs or lakecat_noazure to leave one out (the GCS
 // and Azure SDKs are most of the size they add to a binary).
