@@ -38,7 +38,7 @@ type base struct {
 func (b *base) resetPresent(s *stripe) {
 	p, ok := s.stream(b.n.col, sPresent)
 	b.hasPresent = ok
-	b.present.reset(p)
+	b.present.resetStream(p)
 }
 
 func (b *base) errf(format string, args ...any) error {
