@@ -7,6 +7,8 @@ import (
 	"io"
 	"sync/atomic"
 	"time"
+
+	"github.com/lakecat/lakecat"
 )
 
 // Timeouts bound each object-store request, so that a stalled connection
@@ -57,7 +59,7 @@ func (f *FS) requestTimeouts() Timeouts {
 
 // TimeoutError is a request that ran out of time: Idle when its body stopped
 // sending, else the whole request took too long. It reports Timeout() true,
-// so reader.IsTransient retries it.
+// so reader.IsTransient retries it, and matches [lakecat.ErrUnavailable].
 type TimeoutError struct {
 	Path  string
 	Op    string // "read", "attributes", "list"
@@ -71,6 +73,10 @@ func (e *TimeoutError) Error() string {
 	}
 	return fmt.Sprintf("blobfs: %s: %s: not done after %v (request timeout)", e.Path, e.Op, e.Limit)
 }
+
+// Is reports whether target is [lakecat.ErrUnavailable], the class of a
+// service that kept timing out (what RetryFS returns after its last try).
+func (e *TimeoutError) Is(target error) bool { return target == lakecat.ErrUnavailable }
 
 // Timeout reports true: the error is a timeout.
 func (e *TimeoutError) Timeout() bool { return true }

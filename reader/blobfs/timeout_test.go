@@ -16,6 +16,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"gocloud.dev/blob/s3blob"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/reader/blobfs"
 )
@@ -83,8 +84,8 @@ func TestStalledBody(t *testing.T) {
 	if !errors.As(err, &te) || !te.Idle || te.Limit != 200*time.Millisecond {
 		t.Fatalf("ReadAt on a stalled body: %v, want an idle *blobfs.TimeoutError of 200ms", err)
 	}
-	if !reader.IsTransient(err) {
-		t.Errorf("IsTransient(%v) = false, want true", err)
+	if !reader.IsTransient(err) || !errors.Is(err, lakecat.ErrUnavailable) {
+		t.Errorf("%v: IsTransient %v, class %v; want transient, ErrUnavailable", err, reader.IsTransient(err), lakecat.ClassOf(err))
 	}
 	if want := "blobfs: s3://lake/t/data/a.parquet: read 4000 bytes at 100: no data for 200ms (idle timeout)"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
