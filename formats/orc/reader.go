@@ -131,7 +131,6 @@ type BatchReader struct {
 	stripe int   // index of the next stripe to load
 	left   int64 // rows left in the loaded stripe
 	st     stripe
-	raw    []byte
 	closed bool
 	zones  map[string]*time.Location
 	bufs   map[uint64]*stream // the needed streams, their buffers reused stripe to stripe
@@ -264,12 +263,11 @@ func (r *BatchReader) Close() error {
 	r.closed = true
 	r.cols = nil
 	r.st = stripe{}
-	r.raw = nil
 	r.bufs = nil
 	return nil
 }
 
-// stripe holds the decompressed streams of the needed columns of one stripe.
+// stripe holds the streams of the needed columns of one stripe.
 type stripe struct {
 	idx       int
 	streams   map[uint64]*stream
