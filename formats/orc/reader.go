@@ -186,9 +186,8 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 }
 
 // childIndex maps the field names of nodes to them, the first node of each
-// name when several share it. Lookups through it keep selecting k fields of
-// a struct of n children at O(n + k), not O(n·k) (100,000 columns took over
-// a minute).
+// name when several share it, so that selecting k fields of a struct of n
+// children costs O(n + k), not O(n·k): files have up to 2^20 columns.
 func childIndex(nodes []*node) map[string]*node {
 	m := make(map[string]*node, len(nodes))
 	for _, n := range nodes {
