@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/reader/blobfs"
 )
 
 // tableFlags are the flags of a table read (cat, schema, files on a table).
@@ -50,14 +50,52 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 }
 
 // isTable reports whether path names a table rather than a data file: a
-// folder, an object-store URL (s3://, gs://, azblob://, file://), or an
+// folder, a URL (scheme://…; the object stores s3://, gs://, azblob:// and
+// file:// are read, any other scheme is refused by openTable), or an
 // Iceberg metadata file named directly.
 func isTable(path string) bool {
-	if strings.HasSuffix(path, ".metadata.json") || blobfs.IsURL(path) {
+	if strings.HasSuffix(path, ".metadata.json") || urlScheme(path) != "" {
 		return true
 	}
 	st, err := os.Stat(path)
 	return err == nil && st.IsDir()
+}
+
+// urlScheme returns the scheme of a URL such as "hdfs://nn/t" ("hdfs"), or
+// "" for a local path. A scheme is a letter followed by letters, digits,
+// '+', '-' or '.' (RFC 3986 section 3.1), longer than one character so that
+// a Windows drive ("C:/t") stays a path.
+func urlScheme(path string) string {
+	i := strings.Index(path, "://")
+	if i < 2 {
+		return ""
+	}
+	for j, c := range path[:i] {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (j == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return ""
+		}
+	}
+	return path[:i]
+}
+
+// errUnsupportedScheme is returned for a URL whose scheme lakecat does not
+// read (hdfs://, abfs://, http://, …).
+var errUnsupportedScheme = lakecat.NewSentinel(lakecat.ErrUnsupported, "unsupported URL scheme")
+
+func unsupportedScheme(url string) error {
+	return fmt.Errorf("%s: %w %s:// (lakecat reads local paths and s3://, gs://, azblob://, file:// URLs; copy or mount the table, or map its stored paths with --path-map)",
+		url, errUnsupportedScheme, urlScheme(url))
+}
+
+// knownScheme reports whether url is one of the object stores a full build
+// reads.
+func knownScheme(url string) bool {
+	switch urlScheme(url) {
+	case "s3", "gs", "azblob", "file":
+		return true
+	}
+	return false
 }
 
 // set reports whether any table flag was given.
@@ -170,10 +208,10 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 		return nil, err
 	}
 	o.Columns, o.BatchRows = columns, batchRows
-	if blobfs.IsURL(path) {
-		bfs := blobfs.New()
-		path = bfs.StripQuery(path) // driver options such as ?region=…&endpoint=…
-		o.FS = bfs
+	if urlScheme(path) != "" {
+		if o.FS, path, err = objectStore(path); err != nil {
+			return nil, err
+		}
 	}
 	t, err := reader.OpenTable(ctx, path, o)
 	if errors.Is(err, reader.ErrInvalidOption) {
