@@ -183,7 +183,7 @@ func catTable(ctx context.Context, f *factory, o *catOptions) error {
 		return err
 	}
 	if _, err := copyRows(w, rr, o.Limit); err != nil {
-		return err // nothing buffered is flushed: a failed read prints no table or header
+		return err // rows already printed stay; the exit code says the read failed
 	}
 	clearProgress(f)
 	return w.Close()
