@@ -97,7 +97,7 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 		}
 	}
 	if o.UnionByName != "" {
-		doc, err := loadSchemaDocument(o.UnionByName)
+		doc, err := loadSchemaDocument("--union-by-name", o.UnionByName)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -212,6 +213,11 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 		if o.FS, path, err = objectStore(path); err != nil {
 			return nil, err
 		}
+	} else if abs, err := filepath.Abs(path); err == nil {
+		// A relative path ("." inside metadata/, "v1.metadata.json") names
+		// no folder the table layout can be read from; its absolute form
+		// does.
+		path = abs
 	}
 	t, err := reader.OpenTable(ctx, path, o)
 	if errors.Is(err, reader.ErrInvalidOption) {
