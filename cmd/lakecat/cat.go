@@ -173,6 +173,13 @@ func catTable(ctx context.Context, f *factory, o *catOptions) error {
 	if err != nil {
 		return err
 	}
+	budget := int64(defaultMemory)
+	if o.Table.Memory != "" {
+		budget, _ = parseBytes(o.Table.Memory) // checked by openTable
+	}
+	if lim := memoryLimit(budget); lim > 0 && f.SetMemoryLimit != nil {
+		f.SetMemoryLimit(lim)
+	}
 	rr, err := t.Scan(ctx)
 	if err != nil {
 		return err
