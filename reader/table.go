@@ -70,9 +70,10 @@ type TableOptions struct {
 	// recorded in the Iceberg metadata at the opened folder; with it, only
 	// PathMap rewrites paths.
 	NoRebase bool
-	// Columns restricts the read schema to these dotted paths. A metadata
+	// Columns restricts the read schema to these dotted paths, its
+	// top-level columns in the order the paths first name them. A metadata
 	// column name (_file, _pos, _spec_id, _partition) among them is taken
-	// as if listed in MetadataColumns.
+	// as if listed in MetadataColumns, at its place in Columns.
 	Columns []string
 	// MetadataColumns adds metadata columns to the read schema, after the
 	// table's columns, in this order: _file (string, the data file path as
@@ -239,6 +240,9 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 		if err := t.addMetadataColumns(meta); err != nil {
 			return nil, err
 		}
+	}
+	if len(opts.Columns) > 0 { // in the order asked for, metadata columns included
+		t.ReadSchema = schema.OrderBy(t.ReadSchema, opts.Columns, false)
 	}
 	for i := range t.Files {
 		t.Files[i].task.Options.ReadSchema = t.ReadSchema

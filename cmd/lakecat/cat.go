@@ -110,8 +110,19 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", inputs[0].name, err)
 			}
-			if !s.HasIDs() {
-				return usageError{fmt.Errorf("--columns on a file without field ids needs --schema, --file-schema or --name-mapping")}
+			switch {
+			case ropts.WriterSchema != nil || ropts.NameMapping != nil:
+				// The file's columns with the ids --file-schema or
+				// --name-mapping gives them.
+				if s, err = reader.ResolveFileSchema(s, ropts.WriterSchema, ropts.NameMapping); err != nil {
+					return fmt.Errorf("%s: %w", inputs[0].name, err)
+				}
+				s = reader.SelfDescribed(s)
+			case !s.HasIDs():
+				// Its own columns, located by name, as cat reads it without
+				// --columns.
+				s = reader.SelfDescribed(s)
+				ropts.WriterSchema = s
 			}
 			ropts.ReadSchema = s
 		}
