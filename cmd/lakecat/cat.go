@@ -43,7 +43,7 @@ files written under three schema versions) in its current schema.`,
 				return usageError{fmt.Errorf("unknown --format %q (want table, jsonl, csv or arrow)", opts.Format)}
 			}
 			if opts.Limit < -1 {
-				return usageError{fmt.Errorf("--limit must be ≥ 0")}
+				return usageError{fmt.Errorf("--limit must be ≥ 0, or -1 for no limit")}
 			}
 			if runF != nil {
 				return runF(opts)
@@ -57,7 +57,7 @@ files written under three schema versions) in its current schema.`,
 	fl.StringVar(&opts.Schema.NameMappingPath, "name-mapping", "", "name mapping JSON for files written without field ids")
 	fl.StringVar(&opts.Schema.Rules, "rules", "", "promotion rules: iceberg, iceberg-v3, paimon or hudi (default: from the schema's source)")
 	fl.StringSliceVar(&opts.Columns, "columns", nil, "read only these columns of the read schema (a,b.c)")
-	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows")
+	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows (-1: no limit)")
 	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv or arrow (an Arrow IPC stream)")
 	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536)")
 	opts.Table.register(fl)

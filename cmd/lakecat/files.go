@@ -34,7 +34,7 @@ footer is read; no data is decoded.`,
 			return runFiles(c.Context(), f, opts)
 		},
 	}
-	opts.TableFlags.register(c.Flags())
+	opts.TableFlags.registerListing(c.Flags())
 	return c
 }
 

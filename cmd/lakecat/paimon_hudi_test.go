@@ -98,10 +98,10 @@ func TestCatPaimonFlags(t *testing.T) {
 	}
 }
 
-// TestCatHudiIgnoreLogs: hudi-rs's merge-on-read table is refused without
-// --ignore-logs; with it the base files are read and a warning is printed.
-func TestCatHudiIgnoreLogs(t *testing.T) {
-	zp := filepath.Join(testutil.RealDir(t, "hudi-rs", "crates", "test", "data", "sample_table"), "mor", "parquet", "v6_nonpartitioned.zip")
+// unzipTable extracts a zipped table (hudi-rs's sample tables) to a
+// temporary folder and returns that folder.
+func unzipTable(t *testing.T, zp string) string {
+	t.Helper()
 	zr, err := zip.OpenReader(zp)
 	if err != nil {
 		t.Fatal(err)
@@ -132,6 +132,14 @@ func TestCatHudiIgnoreLogs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return dst
+}
+
+// TestCatHudiIgnoreLogs: hudi-rs's merge-on-read table is refused without
+// --ignore-logs; with it the base files are read and a warning is printed.
+func TestCatHudiIgnoreLogs(t *testing.T) {
+	zp := filepath.Join(testutil.RealDir(t, "hudi-rs", "crates", "test", "data", "sample_table"), "mor", "parquet", "v6_nonpartitioned.zip")
+	dst := unzipTable(t, zp)
 	tbl := filepath.Join(dst, "v6_nonpartitioned")
 	_, errOut, code := runCLI(t, "cat", tbl)
 	if code != exitUnsupported || !strings.Contains(errOut, "merge-on-read table has log files") || !strings.HasSuffix(errOut, "(--ignore-logs reads base files only)\n") {

@@ -20,9 +20,9 @@ import (
 
 // tableFlags are the flags of a table read (cat, schema, files on a table).
 type tableFlags struct {
-	SnapshotID    string
+	SnapshotID    optInt64
 	AsOf          string
-	SchemaID      string
+	SchemaID      optInt64
 	Branch        string
 	PathMap       []string
 	IgnoreDeletes bool
@@ -33,12 +33,13 @@ type tableFlags struct {
 	NoRebase      bool
 	TimeZone      string
 	listing       bool // set by forListing: no refusals, no warnings
+	asOfInstant   bool // --as-of is a Hudi instant time (set by options)
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&t.SnapshotID, "snapshot-id", "", "read this snapshot (Iceberg: with the schema it was written with)")
-	fl.StringVar(&t.AsOf, "as-of", "", "read the latest snapshot at or before this time (RFC 3339, or epoch milliseconds)")
-	fl.StringVar(&t.SchemaID, "schema-id", "", "Paimon: read with schema-N instead of the latest")
+	fl.Var(&t.SnapshotID, "snapshot-id", "read this snapshot (Iceberg: with the schema it was written with)")
+	fl.StringVar(&t.AsOf, "as-of", "", "read the latest snapshot at or before this time: RFC 3339, a date, epoch milliseconds (13 digits), or for a Hudi table an instant time (yyyyMMddHHmmss[SSS])")
+	fl.Var(&t.SchemaID, "schema-id", "Paimon: read with schema-N instead of the latest")
 	fl.StringVar(&t.Branch, "branch", "", "Paimon: read this branch")
 	fl.StringArrayVar(&t.PathMap, "path-map", nil, "rewrite stored data file paths: OLD=NEW (repeatable; longest OLD wins)")
 	fl.BoolVar(&t.IgnoreDeletes, "ignore-deletes", false, "read a snapshot with delete files anyway (deleted rows are returned)")
@@ -49,6 +50,45 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&t.TimeZone, "time-zone", "", "Paimon: session time zone of casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE, and from either to INT, DATE or STRING (IANA name, e.g. Asia/Shanghai; default UTC)")
 	fl.BoolVar(&t.NoRebase, "no-rebase", false, "Iceberg: do not re-root stored paths under the table location at the opened folder (only --path-map rewrites them)")
 }
+
+// listingHidden are the table flags that change nothing for a verb that
+// reads no rows (schema, files; see forListing): accepted, not shown in its
+// help.
+var listingHidden = []string{"ignore-deletes", "raw", "ignore-logs", "workers", "memory", "time-zone"}
+
+// registerListing registers the table flags of a verb that reads no rows,
+// with listingHidden hidden from its help.
+func (t *tableFlags) registerListing(fl *pflag.FlagSet) {
+	t.register(fl)
+	for _, name := range listingHidden {
+		fl.MarkHidden(name)
+	}
+}
+
+// optInt64 is an integer flag that may be absent (a snapshot id can be any
+// int64, so no value can stand for "not given"). Its help shows "int".
+type optInt64 struct {
+	n   int64
+	set bool
+}
+
+func (v *optInt64) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("not an integer")
+	}
+	v.n, v.set = n, true
+	return nil
+}
+
+func (v *optInt64) String() string {
+	if !v.set {
+		return ""
+	}
+	return strconv.FormatInt(v.n, 10)
+}
+
+func (v *optInt64) Type() string { return "int" }
 
 // isTable reports whether path names a table rather than a data file: a
 // folder, a URL (scheme://…; the object stores s3://, gs://, azblob:// and
@@ -101,7 +141,7 @@ func knownScheme(url string) bool {
 
 // set reports whether any table flag was given.
 func (t *tableFlags) set() bool {
-	return t.SnapshotID != "" || t.AsOf != "" || t.SchemaID != "" || t.Branch != "" || len(t.PathMap) > 0 ||
+	return t.SnapshotID.set || t.AsOf != "" || t.SchemaID.set || t.Branch != "" || len(t.PathMap) > 0 ||
 		t.IgnoreDeletes || t.Raw || t.IgnoreLogs || t.Workers != 0 || t.Memory != "" || t.TimeZone != "" || t.NoRebase
 }
 
@@ -125,7 +165,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	if t.Workers < 0 {
 		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
-	if t.SnapshotID != "" && t.AsOf != "" {
+	if t.SnapshotID.set && t.AsOf != "" {
 		return o, usageError{fmt.Errorf("give --snapshot-id or --as-of, not both")}
 	}
 	for _, r := range t.PathMap {
@@ -140,26 +180,23 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		}
 		o.TimeZone = loc
 	}
-	if t.SnapshotID != "" {
-		id, err := strconv.ParseInt(t.SnapshotID, 10, 64)
-		if err != nil {
-			return o, usageError{fmt.Errorf("--snapshot-id %q: not an integer", t.SnapshotID)}
-		}
+	if t.SnapshotID.set {
+		id := t.SnapshotID.n
 		o.SnapshotID = &id
 	}
-	if t.SchemaID != "" {
-		id, err := strconv.ParseInt(t.SchemaID, 10, 64)
-		if err != nil || id < 0 {
-			return o, usageError{fmt.Errorf("--schema-id %q: not a schema id", t.SchemaID)}
+	if t.SchemaID.set {
+		id := t.SchemaID.n
+		if id < 0 {
+			return o, usageError{fmt.Errorf("--schema-id %d: a schema id is ≥ 0", id)}
 		}
 		o.SchemaID = &id
 	}
 	if t.AsOf != "" {
-		at, err := parseTime(t.AsOf)
+		at, instant, err := parseTime(t.AsOf)
 		if err != nil {
 			return o, usageError{err}
 		}
-		o.AsOf = at
+		o.AsOf, t.asOfInstant = at, instant
 	}
 	o.MemoryBytes = defaultMemory
 	if t.Memory != "" {
@@ -172,16 +209,48 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	return o, nil
 }
 
-func parseTime(s string) (time.Time, error) {
-	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return time.UnixMilli(ms).UTC(), nil
+// parseTime reads --as-of: RFC 3339 (or without a zone: UTC), a date,
+// epoch milliseconds (13 digits: 2001-09-09 to 2286-11-20), or a Hudi
+// instant time, yyyyMMddHHmmss or yyyyMMddHHmmssSSS (14 or 17 digits;
+// instant reports it, and the time is in UTC so that the reader spells the
+// same instant back). Any other number is refused: seconds, milliseconds
+// and instants cannot be told apart by value alone.
+func parseTime(s string) (at time.Time, instant bool, err error) {
+	if digits(s) {
+		switch len(s) {
+		case 13:
+			ms, err := strconv.ParseInt(s, 10, 64)
+			if err == nil {
+				return time.UnixMilli(ms).UTC(), false, nil
+			}
+		case 14, 17:
+			layout := "20060102150405"
+			if len(s) == 17 {
+				layout = "20060102150405.000"
+				s = s[:14] + "." + s[14:]
+			}
+			if t, err := time.Parse(layout, s); err == nil {
+				return t, true, nil
+			}
+			return time.Time{}, false, fmt.Errorf("--as-of %q: not a Hudi instant time (yyyyMMddHHmmss[SSS])", s)
+		}
+		return time.Time{}, false, fmt.Errorf("--as-of %q: a number of %d digits is ambiguous; give epoch milliseconds (13 digits), a Hudi instant time (yyyyMMddHHmmss or yyyyMMddHHmmssSSS) or RFC 3339 (2024-01-02T03:04:05Z)", s, len(s))
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
+			return t, false, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("--as-of %q: want RFC 3339 (2024-01-02T03:04:05Z), a date, or epoch milliseconds", s)
+	return time.Time{}, false, fmt.Errorf("--as-of %q: want RFC 3339 (2024-01-02T03:04:05Z), a date, epoch milliseconds (13 digits) or a Hudi instant time (yyyyMMddHHmmssSSS)", s)
+}
+
+func digits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // defaultMemory is the scan's memory budget without --memory. Decoding is
@@ -237,6 +306,15 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 		// no folder the table layout can be read from; its absolute form
 		// does.
 		path = abs
+	}
+	if tf.asOfInstant {
+		fsys := o.FS
+		if fsys == nil {
+			fsys = reader.OSFS{}
+		}
+		if format, err := reader.DetectTableFormat(ctx, fsys, path); err == nil && format != reader.TableHudi {
+			return nil, usageError{fmt.Errorf("--as-of %s is a Hudi instant time, and %s is not a Hudi table (%s): give RFC 3339 or epoch milliseconds (13 digits)", tf.AsOf, path, format)}
+		}
 	}
 	t, err := reader.OpenTable(ctx, path, o)
 	if errors.Is(err, reader.ErrInvalidOption) {
