@@ -35,7 +35,18 @@ by field id to the read schema.
 --schema takes an Iceberg schema JSON, an Iceberg table metadata JSON (its
 current schema) or a Paimon schema-N file; without it each file is read in its
 own schema. With no FILE, cat reads the bundled demo table "orders" (three
-files written under three schema versions) in its current schema.`,
+files written under three schema versions) in its current schema.
+
+Every format streams. The table format sets its column widths from the
+header and the first 1000 rows and widens a column for a later, wider cell.
+CSV writes NULL as an empty field and an empty string as "".`,
+		Example: `  lakecat cat                                      # the bundled demo table
+  lakecat cat warehouse/db/orders --limit 10       # an Iceberg, Paimon or Hudi table folder
+  lakecat cat t/metadata/v3.metadata.json --columns id,name,_file
+  lakecat cat s3://bucket/wh/t --as-of 2024-06-01T00:00:00Z --format jsonl
+  lakecat cat hudi_table --as-of 20250713010535797 # a Hudi instant time
+  lakecat cat part-0.parquet part-1.parquet --schema metadata/v2.metadata.json
+  lakecat cat t --format arrow > t.arrows          # an Arrow IPC stream (pyarrow.ipc.open_stream)`,
 		Args: cobraArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args

@@ -100,3 +100,13 @@ func TestListingHelpHidesIdleFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestCatHelpExamples: cat --help shows examples.
+func TestCatHelpExamples(t *testing.T) {
+	out, _, code := runCLI(t, "cat", "--help")
+	for _, want := range []string{"Examples:\n  lakecat cat  ", "--as-of 20250713010535797", "--format arrow > t.arrows", `an empty string as "".`} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("cat --help lacks %q", want)
+		}
+	}
+}

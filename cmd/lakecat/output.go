@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strings"
@@ -40,15 +39,13 @@ func newBatchWriter(format string, w io.Writer, sc *arrow.Schema, read *schema.S
 	case formatJSONL:
 		return &jsonlWriter{w: bufio.NewWriter(w), schema: sc, hints: hints}, nil
 	case formatCSV:
-		cw := csv.NewWriter(w)
+		cw := &csvWriter{w: bufio.NewWriter(w), hints: hints}
 		names := make([]string, sc.NumFields())
 		for i, f := range sc.Fields() {
 			names[i] = f.Name
 		}
-		if err := cw.Write(names); err != nil {
-			return nil, err
-		}
-		return &csvWriter{w: cw, hints: hints}, nil
+		cw.line(names, nil)
+		return cw, nil
 	case formatArrow:
 		return &arrowWriter{w: ipc.NewWriter(w, ipc.WithSchema(sc), ipc.WithAllocator(mem))}, nil
 	}
@@ -76,28 +73,62 @@ func (j *jsonlWriter) Write(rec arrow.RecordBatch) error {
 
 func (j *jsonlWriter) Close() error { return j.w.Flush() }
 
+// csvWriter writes RFC 4180 CSV, one header line then one line per row.
+// NULL is an empty field and an empty string a quoted empty field (""), as
+// PostgreSQL's COPY … CSV writes and reads them; any other field is quoted
+// when it holds a comma, a quote, a line break or leading space.
 type csvWriter struct {
-	w     *csv.Writer
+	w     *bufio.Writer
 	hints []*render.Hint
+	row   []string
+	null  []bool
+	buf   []byte
 }
 
 func (c *csvWriter) Write(rec arrow.RecordBatch) error {
-	row := make([]string, rec.NumCols())
+	n := int(rec.NumCols())
+	c.row, c.null = c.row[:0], c.null[:0]
+	for i := 0; i < n; i++ {
+		c.row, c.null = append(c.row, ""), append(c.null, false)
+	}
 	for r := 0; r < int(rec.NumRows()); r++ {
-		for i := range row {
-			row[i], _ = render.Cell(rec.Column(i), r, render.At(c.hints, i))
+		for i := range c.row {
+			s, ok := render.Cell(rec.Column(i), r, render.At(c.hints, i))
+			c.row[i], c.null[i] = s, !ok
 		}
-		if err := c.w.Write(row); err != nil {
+		if err := c.line(c.row, c.null); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (c *csvWriter) Close() error {
-	c.w.Flush()
-	return c.w.Error()
+// line writes one CSV line; null[i] marks a NULL (null may be nil).
+func (c *csvWriter) line(fields []string, null []bool) error {
+	b := c.buf[:0]
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch {
+		case null != nil && null[i]:
+		case f == "":
+			b = append(b, '"', '"')
+		case strings.ContainsAny(f, ",\"\r\n") || f[0] == ' ' || f[0] == '\t':
+			b = append(b, '"')
+			b = append(b, strings.ReplaceAll(f, `"`, `""`)...)
+			b = append(b, '"')
+		default:
+			b = append(b, f...)
+		}
+	}
+	b = append(b, '\n')
+	c.buf = b
+	_, err := c.w.Write(b)
+	return err
 }
+
+func (c *csvWriter) Close() error { return c.w.Flush() }
 
 type arrowWriter struct{ w *ipc.Writer }
 
