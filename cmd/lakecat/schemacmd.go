@@ -37,7 +37,7 @@ with its id, the current one marked), a Parquet or ORC data file (its schema as 
 			return runSchema(f, opts)
 		},
 	}
-	opts.Table.registerListing(c.Flags())
+	opts.Table.registerListing(c.Flags(), "raw") // a Paimon table's system columns
 	return c
 }
 

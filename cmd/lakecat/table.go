@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,11 +58,13 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 var listingHidden = []string{"ignore-deletes", "raw", "ignore-logs", "workers", "memory", "time-zone"}
 
 // registerListing registers the table flags of a verb that reads no rows,
-// with listingHidden hidden from its help.
-func (t *tableFlags) registerListing(fl *pflag.FlagSet) {
+// with listingHidden hidden from its help except those in keep.
+func (t *tableFlags) registerListing(fl *pflag.FlagSet, keep ...string) {
 	t.register(fl)
 	for _, name := range listingHidden {
-		fl.MarkHidden(name)
+		if !slices.Contains(keep, name) {
+			fl.MarkHidden(name)
+		}
 	}
 }
 
