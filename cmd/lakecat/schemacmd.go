@@ -111,7 +111,13 @@ func printTree(f *factory, fields []*schema.Field, indent string) {
 		}
 		def := ""
 		if fd.InitialDefault != nil {
-			def = fmt.Sprintf(" (initial-default %v)", fd.InitialDefault)
+			// Iceberg's JSON single-value form (spec, Appendix D), as the
+			// metadata stores it and plan prints it.
+			if v, err := schema.MarshalLiteral(fd.Type, fd.InitialDefault); err == nil {
+				def = fmt.Sprintf(" (initial-default %s)", v)
+			} else {
+				def = fmt.Sprintf(" (initial-default %v)", fd.InitialDefault)
+			}
 		}
 		fmt.Fprintf(f.Stdout, "%s%s %s: %s %s%s\n", indent, id, fd.Name, req, typ, def)
 		printTree(f, schema.Children(fd.Type), indent+"  ")
