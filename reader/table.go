@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -119,7 +120,8 @@ type TableFile struct {
 	// RecordCount is the number of rows the table metadata records (-1:
 	// unknown).
 	RecordCount int64
-	// Partition describes the partition values ("" for none).
+	// Partition describes the partition values, "name=value,…" in
+	// partition field id order ("" for none).
 	Partition string
 	// SchemaID is the id of the schema the file was written with, where the
 	// table format records it (Paimon), else -1.
@@ -360,7 +362,7 @@ func openTask(fsys FS, p string) func(ctx context.Context) (io.ReaderAt, int64, 
 	}
 }
 
-func partitionString(m map[int]any) string {
+func partitionString(m map[int]any, fields []*schema.Field) string {
 	if len(m) == 0 {
 		return ""
 	}
@@ -369,11 +371,38 @@ func partitionString(m map[int]any) string {
 		ids = append(ids, id)
 	}
 	sort.Ints(ids)
+	byID := make(map[int]*schema.Field, len(fields))
+	for _, f := range fields {
+		byID[f.ID] = f
+	}
 	parts := make([]string, len(ids))
 	for i, id := range ids {
-		parts[i] = fmt.Sprintf("%d=%v", id, m[id])
+		f := byID[id]
+		if f == nil {
+			parts[i] = fmt.Sprintf("%d=%v", id, m[id])
+			continue
+		}
+		parts[i] = f.Name + "=" + partitionValue(f.Type, m[id])
 	}
 	return strings.Join(parts, ",")
+}
+
+// partitionValue spells a partition value as Iceberg's JSON single-value
+// form does (spec, Appendix D: dates, timestamps, decimals as text), strings
+// without their quotes, null as "null".
+func partitionValue(t schema.Type, v any) string {
+	if v == nil {
+		return "null"
+	}
+	b, err := schema.MarshalLiteral(t, widenValue(v, t))
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	var str string
+	if json.Unmarshal(b, &str) == nil {
+		return str
+	}
+	return string(b)
 }
 
 // widenValue converts a stored partition value to the Go form of t where

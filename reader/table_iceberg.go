@@ -42,7 +42,7 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 		df := &scan.DataFiles[i]
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
-			Partition: partitionString(df.Partition), SchemaID: -1,
+			Partition: partitionString(df.Partition, t.partitionType.Fields), SchemaID: -1,
 			storedPath: df.StoredPath, specID: df.SpecID, partition: df.Partition,
 			task: FileTask{Name: df.Path, Open: openTask(opts.FS, df.Path), Options: Options{
 				ReadSchema: scan.ReadSchema, NameMapping: nm, Rules: rules,

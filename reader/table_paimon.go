@@ -63,7 +63,7 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		}
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RowCount,
-			Partition: partitionString(df.Partition), SchemaID: df.SchemaID,
+			Partition: partitionString(df.Partition, writer.Fields), SchemaID: df.SchemaID,
 			task: FileTask{Name: df.Path, Open: openTask(opts.FS, df.Path), Options: Options{
 				ReadSchema: read, WriterSchema: writer, Rules: project.Paimon.WithTimeZone(opts.TimeZone),
 				Constants: scan.PartitionConstants(df),
