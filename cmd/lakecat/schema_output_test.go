@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,5 +34,60 @@ func TestSchemaInitialDefaults(t *testing.T) {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("schema lacks %q; stdout:\n%s", want, out)
 		}
+	}
+}
+
+// TestSchemaAndFilesJSON: schema and files take --format json: schema one
+// object with Iceberg schema JSON, files one object per line.
+func TestSchemaAndFilesJSON(t *testing.T) {
+	type field struct {
+		ID   int    `json:"id"`
+		Name string `json:"name"`
+	}
+	type obj struct {
+		Kind            string `json:"kind"`
+		Format          string `json:"format"`
+		FormatVersion   int    `json:"format-version"`
+		LastColumnID    *int   `json:"last-column-id"`
+		LiveDataFiles   *int   `json:"live-data-files"`
+		CurrentSchemaID *int   `json:"current-schema-id"`
+		Schema          struct {
+			Fields []field `json:"fields"`
+		} `json:"schema"`
+		Schemas []struct {
+			ID int `json:"schema-id"`
+		} `json:"schemas"`
+	}
+	orders := filepath.Join("..", "..", "testdata", "orders")
+	paimon := filepath.Join("..", "..", "testdata", "paimon_orders")
+	for _, c := range []struct {
+		path  string
+		check func(o obj) bool
+	}{
+		{filepath.Join(orders, "data", "00000-orders-schema0.parquet"), func(o obj) bool {
+			return o.Kind == "parquet-file" && len(o.Schema.Fields) > 0 && o.Schema.Fields[0] == field{1, "order_id"}
+		}},
+		{filepath.Join(orders, "metadata", "v1.metadata.json"), func(o obj) bool {
+			return o.Kind == "iceberg-metadata" && o.FormatVersion == 3 && *o.LastColumnID == 8 && *o.CurrentSchemaID == 2 && len(o.Schemas) == 3
+		}},
+		{paimon, func(o obj) bool {
+			return o.Kind == "table" && o.Format == "paimon" && *o.LiveDataFiles == 12 && *o.CurrentSchemaID == 2 && len(o.Schemas) == 3
+		}},
+	} {
+		out, errOut, code := runCLI(t, "schema", c.path, "--format", "json")
+		var o obj
+		if err := json.Unmarshal([]byte(out), &o); code != exitOK || err != nil || !c.check(o) {
+			t.Errorf("schema %s --format json: exit %d (%q), %v:\n%s", c.path, code, errOut, err, out)
+		}
+	}
+	out, errOut, code := runCLI(t, "files", paimon, "--format", "json")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	last := `{"path":"` + filepath.ToSlash(paimon) + `/bucket-2/data-00000000-0000-0000-0000-000000000012-0.parquet","format":"PARQUET","rows":1,"partition":"","schema-id":2,"lacks":[],"older-type":[]}`
+	if code != exitOK || len(lines) != 12 || lines[11] != last || !strings.Contains(lines[0], `"lacks":["quantity","note"]`) {
+		t.Errorf("files --format json: exit %d (%q), %d lines:\n%s", code, errOut, len(lines), out)
+	}
+	_, errOut, code = runCLI(t, "files", paimon, "--format", "csv")
+	if code != exitUsage {
+		t.Errorf("files --format csv: exit %d (%q)", code, errOut)
 	}
 }

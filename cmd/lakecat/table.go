@@ -68,6 +68,17 @@ func (t *tableFlags) registerListing(fl *pflag.FlagSet, keep ...string) {
 	}
 }
 
+// namesNoFolder reports whether a local table path leaves the folder names
+// its layout is read from unknown: ".", "..", or a metadata file in the
+// current folder.
+func namesNoFolder(path string) bool {
+	c := filepath.Clean(path)
+	if b := filepath.Base(c); b == "." || b == ".." {
+		return true
+	}
+	return filepath.Dir(c) == "." && (strings.HasSuffix(c, ".metadata.json") || strings.HasSuffix(c, ".metadata.json.gz"))
+}
+
 // optInt64 is an integer flag that may be absent (a snapshot id can be any
 // int64, so no value can stand for "not given"). Its help shows "int".
 type optInt64 struct {
@@ -304,11 +315,12 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 		if o.FS, path, err = objectStore(path); err != nil {
 			return nil, err
 		}
-	} else if abs, err := filepath.Abs(path); err == nil {
-		// A relative path ("." inside metadata/, "v1.metadata.json") names
-		// no folder the table layout can be read from; its absolute form
-		// does.
-		path = abs
+	} else if namesNoFolder(path) {
+		// "." inside metadata/, or "v1.metadata.json" there: the table's
+		// folder is known only by the absolute path.
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
 	}
 	if tf.asOfInstant {
 		fsys := o.FS
