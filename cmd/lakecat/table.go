@@ -238,12 +238,11 @@ func parseTime(s string) (at time.Time, instant bool, err error) {
 				return time.UnixMilli(ms).UTC(), false, nil
 			}
 		case 14, 17:
-			layout := "20060102150405"
+			layout, v := "20060102150405", s
 			if len(s) == 17 {
-				layout = "20060102150405.000"
-				s = s[:14] + "." + s[14:]
+				layout, v = "20060102150405.000", s[:14]+"."+s[14:]
 			}
-			if t, err := time.Parse(layout, s); err == nil {
+			if t, err := time.Parse(layout, v); err == nil {
 				return t, true, nil
 			}
 			return time.Time{}, false, fmt.Errorf("--as-of %q: not a Hudi instant time (yyyyMMddHHmmss[SSS])", s)
