@@ -45,6 +45,8 @@ func TestUnsupportedURLScheme(t *testing.T) {
 	for _, args := range [][]string{
 		{"cat", "hdfs://namenode:8020/warehouse/db/t"},
 		{"cat", "abfss://c@acct.dfs.core.windows.net/t/metadata/v1.metadata.json"},
+		{"schema", "hdfs://namenode:8020/warehouse/db/t"},
+		{"files", "hdfs://namenode:8020/warehouse/db/t"},
 	} {
 		_, errOut, code := runCLI(t, args...)
 		if code != exitUnsupported || !strings.Contains(errOut, "unsupported URL scheme") || strings.Count(errOut, "\n") != 1 {

@@ -49,7 +49,7 @@ with its id, the current one marked), a Parquet or ORC data file (its schema as 
 }
 
 func runSchema(f *factory, o *schemaOptions) error {
-	if st, err := os.Stat(o.Path); err == nil && st.IsDir() {
+	if st, err := os.Stat(o.Path); err == nil && st.IsDir() || urlScheme(o.Path) != "" {
 		return schemaOfTable(f, o)
 	}
 	in, err := openInput(o.Path)
