@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
@@ -48,6 +49,9 @@ var (
 	// slices have log files; set [TableOptions.IgnoreLogs] to read base
 	// files only.
 	ErrMergeOnRead = errors.New("reader: merge-on-read table has log files")
+	// ErrListOnly is returned by [Table.Scan] for a table opened with
+	// [TableOptions.ListOnly].
+	ErrListOnly = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "reader: table opened to list files, not to read rows")
 )
 
 // TableOptions configure [OpenTable].
@@ -74,13 +78,16 @@ type TableOptions struct {
 	// Columns restricts the read schema to these dotted paths, its
 	// top-level columns in the order the paths first name them. A metadata
 	// column name (_file, _pos, _spec_id, _partition) among them is taken
-	// as if listed in MetadataColumns, at its place in Columns.
+	// as if listed in MetadataColumns, at its place in Columns; when Columns
+	// names only metadata columns, every table column is read and they
+	// follow, as MetadataColumns do.
 	Columns []string
 	// MetadataColumns adds metadata columns to the read schema, after the
 	// table's columns, in this order: _file (string, the data file path as
 	// the metadata stores it), _pos (long, the row's position in its file),
 	// _spec_id (int) and _partition (struct of the partition values), with
-	// the reserved field ids of the Iceberg spec ([FieldIDFile], …). For
+	// the reserved field ids of the Iceberg spec ([FieldIDFile], …) where no
+	// schema of the table uses them ([Table.MetadataFieldID]). For
 	// Paimon and Hudi tables _spec_id is 0 and _partition is an empty
 	// struct.
 	MetadataColumns []string
@@ -92,6 +99,14 @@ type TableOptions struct {
 	Raw bool
 	// IgnoreLogs reads a Hudi merge-on-read table's base files only.
 	IgnoreLogs bool
+	// ListOnly opens the table to list its schemas and live files, never to
+	// read rows, whatever its format: what a scan would refuse (delete
+	// files, a Paimon primary key, Hudi log files) is accepted and the files
+	// are listed as stored, with no warning. [Table.Scan] of such a table
+	// returns [ErrListOnly]; [Table.Plan] works. The format-specific Raw,
+	// IgnoreDeletes and IgnoreLogs keep their meaning beside it (Raw still
+	// adds a primary-key table's system columns to the read schema).
+	ListOnly bool
 	// Workers, MemoryBytes: see [ScanOptions].
 	Workers     int
 	MemoryBytes int64
@@ -151,6 +166,7 @@ type Table struct {
 
 	opts          TableOptions
 	partitionType *schema.StructType // type of _partition (Iceberg)
+	metaIDs       map[string]int     // metadata column name → its field id in this read
 }
 
 // DetectTableFormat tells a table's format from its folder: metadata/ or a
@@ -243,7 +259,7 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 			return nil, err
 		}
 	}
-	if len(opts.Columns) > 0 { // in the order asked for, metadata columns included
+	if len(cols) > 0 { // in the order asked for, metadata columns included
 		t.ReadSchema = schema.OrderBy(t.ReadSchema, opts.Columns, false)
 	}
 	for i := range t.Files {
@@ -252,24 +268,28 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	return t, nil
 }
 
-// addMetadataColumns appends the named metadata columns to the read schema
-// and gives every file the constants that fill them.
+// addMetadataColumns appends the named metadata columns to the read schema,
+// with field ids no schema of the table uses ([metadataFieldIDs]), and gives
+// every file the constants that fill them.
 func (t *Table) addMetadataColumns(names []string) error {
 	read := &schema.Schema{ID: t.ReadSchema.ID, Fields: append([]*schema.Field(nil), t.ReadSchema.Fields...), IdentifierFieldIDs: t.ReadSchema.IdentifierFieldIDs}
-	seen := map[string]bool{}
+	var add []string
 	for _, n := range names {
-		if seen[n] {
-			continue
+		if read.FindByName(n, false) == nil { // a column of the table's own keeps its name
+			add = append(add, n)
 		}
-		seen[n] = true
-		if read.FindByID(map[string]int{ColumnFile: FieldIDFile, ColumnPos: FieldIDPos, ColumnSpecID: FieldIDSpecID, ColumnPartition: FieldIDPartition}[n]) != nil {
-			continue
+	}
+	ids, err := metadataFieldIDs(add, t.usedFieldIDs())
+	if err != nil {
+		return err
+	}
+	t.metaIDs = ids
+	done := map[string]bool{}
+	for _, n := range add {
+		if !done[n] {
+			done[n] = true
+			read.Fields = append(read.Fields, metadataField(n, ids[n], t.partitionType))
 		}
-		f, err := metadataField(n, t.partitionType)
-		if err != nil {
-			return err
-		}
-		read.Fields = append(read.Fields, f)
 	}
 	t.ReadSchema = read
 	for i := range t.Files {
@@ -278,24 +298,26 @@ func (t *Table) addMetadataColumns(names []string) error {
 		for k, v := range tf.task.Options.Constants {
 			c[k] = v
 		}
-		for _, f := range read.Fields {
-			switch f.ID {
-			case FieldIDFile:
+		for n, id := range ids {
+			switch n {
+			case ColumnFile:
 				p := tf.storedPath
 				if p == "" {
 					p = tf.Path
 				}
-				c[FieldIDFile] = p
-			case FieldIDSpecID:
-				c[FieldIDSpecID] = int32(tf.specID)
-			case FieldIDPartition:
+				c[id] = p
+			case ColumnPos:
+				tf.task.Options.PosFieldID = id
+			case ColumnSpecID:
+				c[id] = int32(tf.specID)
+			case ColumnPartition:
 				part := make(map[int]any, len(tf.partition))
-				for _, pf := range f.Type.(*schema.StructType).Fields {
+				for _, pf := range read.FindByID(id).Type.(*schema.StructType).Fields {
 					if v, ok := tf.partition[pf.ID]; ok {
 						part[pf.ID] = widenValue(v, pf.Type)
 					}
 				}
-				c[FieldIDPartition] = part
+				c[id] = part
 			}
 		}
 		tf.task.Options.Constants = c
@@ -303,9 +325,46 @@ func (t *Table) addMetadataColumns(names []string) error {
 	return nil
 }
 
+// MetadataFieldID returns the field id the metadata column name (_file,
+// _pos, _spec_id, _partition) has in this read, and whether the read has
+// it. It is the Iceberg reserved id ([FieldIDFile], …) unless a schema of
+// the table uses that id (Paimon's system columns do), then the highest
+// free id below it.
+func (t *Table) MetadataFieldID(name string) (int, bool) {
+	id, ok := t.metaIDs[name]
+	return id, ok
+}
+
+// usedFieldIDs returns every field id, at any depth, of the read schema,
+// the schema history and every file's writer schema.
+func (t *Table) usedFieldIDs() map[int]bool {
+	used := map[int]bool{}
+	add := func(s *schema.Schema) {
+		if s == nil {
+			return
+		}
+		schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
+			used[f.ID] = true
+			return true
+		})
+	}
+	add(t.ReadSchema)
+	for _, s := range t.Schemas {
+		add(s)
+	}
+	for i := range t.Files {
+		add(t.Files[i].task.Options.WriterSchema)
+		add(t.Files[i].task.Options.ReadSchema)
+	}
+	return used
+}
+
 // Scan reads the table's files (concurrently, see [ScanFiles]) and yields
 // their rows in the read schema, file by file in scan order.
 func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
+	if t.opts.ListOnly {
+		return nil, fmt.Errorf("%s table %s: %w", t.Format, t.Location, ErrListOnly)
+	}
 	tasks := make([]FileTask, len(t.Files))
 	for i, f := range t.Files {
 		tasks[i] = f.task
@@ -341,7 +400,7 @@ func (o TableOptions) warn(format string, args ...any) {
 }
 
 func (o TableOptions) checkDeletes(err error) error {
-	if err == nil {
+	if err == nil || (o.ListOnly && !o.IgnoreDeletes) {
 		return nil
 	}
 	if o.IgnoreDeletes {

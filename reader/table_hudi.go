@@ -23,10 +23,12 @@ func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, 
 		return nil, err
 	}
 	if err := scan.LogsError(); err != nil {
-		if !opts.IgnoreLogs {
+		if !opts.IgnoreLogs && !opts.ListOnly {
 			return nil, fmt.Errorf("%w: %w (--ignore-logs reads base files only)", ErrMergeOnRead, err)
 		}
-		opts.warn("reading base files only: %v", err)
+		if opts.IgnoreLogs {
+			opts.warn("reading base files only: %v", err)
+		}
 	}
 	t := &Table{ReadSchema: scan.Schema, Schemas: []*schema.Schema{scan.Schema}, CurrentSchemaID: scan.Schema.ID}
 	for i := range scan.BaseFiles {

@@ -24,10 +24,12 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	// else; deletion vectors are refused next, in raw mode too.
 	raw := false
 	if err := scan.PrimaryKeyError(); err != nil {
-		if !opts.Raw {
+		switch {
+		case opts.Raw:
+			raw = true
+		case !opts.ListOnly:
 			return nil, fmt.Errorf("%w: %w (--raw reads every stored row with its system columns)", ErrPrimaryKeyTable, err)
 		}
-		raw = true
 	}
 	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
 		return nil, err
@@ -99,7 +101,7 @@ func checkFallbackMerge(ctx context.Context, tbl *paimon.Table, scan *paimon.Sca
 	}
 	for i := range scan.DataFiles {
 		df := &scan.DataFiles[i]
-		if df.Branch == scan.Table.Branch || opts.Raw {
+		if df.Branch == scan.Table.Branch || opts.Raw || opts.ListOnly {
 			continue
 		}
 		ws, err := tbl.Schema(ctx, df.Branch, df.SchemaID)

@@ -16,7 +16,7 @@ import (
 // inactive and inserts id 4 (EXPECTED.md).
 func TestAsOfHudiInstant(t *testing.T) {
 	zp := filepath.Join(testutil.RealDir(t, "hudi-rs", "crates", "test", "data", "sample_table"), "cow", "v8_nonpartitioned.zip")
-	tbl := filepath.Join(unzipTable(t, zp), "v8_nonpartitioned")
+	tbl := unzipTable(t, zp, "v8_nonpartitioned")
 	args := []string{"cat", tbl, "--columns", "id,isActive", "--format", "csv", "--workers", "1"}
 	for _, c := range []struct {
 		asOf string

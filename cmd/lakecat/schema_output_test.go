@@ -91,3 +91,17 @@ func TestSchemaAndFilesJSON(t *testing.T) {
 		t.Errorf("files --format csv: exit %d (%q)", code, errOut)
 	}
 }
+
+// TestSchemaPaimonSystemColumns: a Paimon primary-key table's schema is the
+// table's columns; its system columns only with --raw (shown in the help).
+func TestSchemaPaimonSystemColumns(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "paimon_orders")
+	out, errOut, code := runCLI(t, "schema", dir)
+	if code != exitOK || strings.Contains(out, "_KEY_order_id") || !strings.Contains(out, "read schema (schema 2)\n  0 order_id: required long\n") {
+		t.Errorf("schema: exit %d (%q), stdout:\n%s", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, "schema", dir, "--raw")
+	if code != exitOK || !strings.Contains(out, "read schema (schema 2)\n  1073741823 _KEY_order_id: required long\n  2147483646 _SEQUENCE_NUMBER: required long\n") {
+		t.Errorf("schema --raw: exit %d (%q), stdout:\n%s", code, errOut, out)
+	}
+}

@@ -33,7 +33,7 @@ type tableFlags struct {
 	Memory        string
 	NoRebase      bool
 	TimeZone      string
-	listing       bool // set by forListing: no refusals, no warnings
+	listing       bool // set by forListing: reader.TableOptions.ListOnly, no warnings
 	asOfInstant   bool // --as-of is a Hudi instant time (set by options)
 }
 
@@ -139,6 +139,9 @@ func urlScheme(path string) string {
 var errUnsupportedScheme = lakecat.NewSentinel(lakecat.ErrUnsupported, "unsupported URL scheme")
 
 func unsupportedScheme(url string) error {
+	if urlScheme(url) == "rest" {
+		return fmt.Errorf("%s: %w rest:// for this verb (cat and evolve read a REST catalog's table)", url, errUnsupportedScheme)
+	}
 	return fmt.Errorf("%s: %w %s:// (lakecat reads local paths and s3://, gs://, azblob://, file:// URLs; copy or mount the table, or map its stored paths with --path-map)",
 		url, errUnsupportedScheme, urlScheme(url))
 }
@@ -161,15 +164,16 @@ func (t *tableFlags) set() bool {
 
 // forListing sets what a command that reads no rows (schema, files) needs:
 // a primary-key table, delete files or log files change no schema and no
-// file list, so they are not refused, and nothing is warned about.
+// file list, so they are not refused (reader.TableOptions.ListOnly, which
+// holds for every table format), and nothing is warned about.
 func (t *tableFlags) forListing() {
-	t.Raw, t.IgnoreDeletes, t.IgnoreLogs, t.listing = true, true, true, true
+	t.listing = true
 }
 
 func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	o := reader.TableOptions{
 		Branch: t.Branch, PathMap: t.PathMap, IgnoreDeletes: t.IgnoreDeletes, Raw: t.Raw,
-		IgnoreLogs: t.IgnoreLogs, Workers: t.Workers, NoRebase: t.NoRebase,
+		IgnoreLogs: t.IgnoreLogs, Workers: t.Workers, NoRebase: t.NoRebase, ListOnly: t.listing,
 		Warn:     func(msg string) { fmt.Fprintf(f.Stderr, "lakecat: warning: %s\n", msg) },
 		Progress: progressLine(f.Stderr),
 	}
