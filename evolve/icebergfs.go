@@ -58,9 +58,8 @@ func metadataVersion(name string) (int, bool, bool) {
 }
 
 // maxMetadataBytes caps the uncompressed size of a gzip-compressed metadata
-// file (a guard against a compression bomb; real metadata files are far
-// smaller).
-const maxMetadataBytes = 1 << 30
+// file (a guard against a compression bomb): the one cap on table metadata.
+const maxMetadataBytes = schema.MaxTableMetadataBytes
 
 // LoadIcebergTable finds and decodes the current metadata file of the
 // filesystem Iceberg table in dir: the highest version among

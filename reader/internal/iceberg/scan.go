@@ -241,6 +241,9 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 			if e.Status == StatusDeleted {
 				continue
 			}
+			if e.FilePath == "" {
+				return nil, fmt.Errorf("iceberg: %s: %w: a live entry has an empty file_path", mf.Path, ErrCorruptManifest)
+			}
 			f := DataFile{
 				Path:               res.resolve(e.FilePath),
 				StoredPath:         e.FilePath,

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lakecat/lakecat/internal/osfile"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // FS is the storage a table is read from. Paths are slash-separated strings:
@@ -51,20 +54,12 @@ func (OSFS) Open(ctx context.Context, path string) (File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.FromSlash(path))
+	// osfile.Open refuses FIFOs and devices without blocking on them.
+	f, size, err := osfile.Open(filepath.FromSlash(path))
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	return osFile{f, st.Size()}, nil
+	return osFile{f, size}, nil
 }
 
 // List implements [FS].
@@ -86,8 +81,8 @@ func (OSFS) List(ctx context.Context, dir string) ([]string, error) {
 
 // MaxMetadataBytes caps the size of a metadata file (table metadata JSON,
 // snapshots, schema files, timeline instants) read whole into memory:
-// 256 MiB.
-const MaxMetadataBytes = 256 << 20
+// schema.MaxTableMetadataBytes (64 MiB).
+const MaxMetadataBytes = schema.MaxTableMetadataBytes
 
 // ReadFile reads a whole metadata file of at most [MaxMetadataBytes].
 func ReadFile(ctx context.Context, fsys FS, path string) ([]byte, error) {
