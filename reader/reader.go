@@ -129,7 +129,7 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 	read := opts.ReadSchema
 	var resolved *schema.Schema
 	if read == nil && opts.WriterSchema == nil && opts.NameMapping == nil {
-		resolved = selfDescribed(file)
+		resolved = SelfDescribed(file)
 		read = resolved
 	} else {
 		var err error
@@ -140,7 +140,7 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 			alignInstants(resolved.Fields, opts.WriterSchema)
 		}
 		if read == nil {
-			read = selfDescribed(resolved)
+			read = SelfDescribed(resolved)
 		}
 	}
 	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withPosConstant(read, opts.Constants, opts.posFieldID())})
