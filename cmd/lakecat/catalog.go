@@ -77,7 +77,12 @@ func parseCatalogTarget(catalog, table string) (catalogTarget, error) {
 		switch u.Scheme {
 		case "rest":
 			t.URI, t.Prefix = restBase(u), strings.Trim(u.Path, "/")
-		case "http", "https":
+		case "http":
+			if !isLoopback(u.Hostname()) {
+				return t, usageError{fmt.Errorf("--catalog %q: plain http:// would send the catalog credentials in clear text; it is for loopback hosts only: use https://", catalog)}
+			}
+			t.URI = strings.TrimSuffix(catalog, "/")
+		case "https":
 			t.URI = strings.TrimSuffix(catalog, "/")
 		default:
 			return t, usageError{fmt.Errorf("--catalog %q: want rest://, http:// or https://", catalog)}
@@ -94,11 +99,17 @@ func parseCatalogTarget(catalog, table string) (catalogTarget, error) {
 
 func restBase(u *url.URL) string {
 	scheme := "https"
-	host := u.Hostname()
-	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+	if isLoopback(u.Hostname()) {
 		scheme = "http"
 	}
 	return scheme + "://" + u.Host
+}
+
+// isLoopback reports whether host is localhost or a loopback address
+// (127.0.0.0/8, ::1): the only hosts lakecat talks plain HTTP to.
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
 }
 
 // connect parses the target and returns a client of its catalog.

@@ -38,7 +38,7 @@ func TestParseCatalogTarget(t *testing.T) {
 			t.Errorf("%s %s: %+v", c.catalog, c.table, got)
 		}
 	}
-	for _, bad := range [][2]string{{"", "rest://host/orders"}, {"", "rest:///db.orders"}, {"ftp://h", "db.t"}, {"rest://h", "db."}, {"", "rest://u:pw-9@h/db.t"}, {"https://u:pw-9@h", "db.t"}} {
+	for _, bad := range [][2]string{{"", "rest://host/orders"}, {"", "rest:///db.orders"}, {"ftp://h", "db.t"}, {"rest://h", "db."}, {"", "rest://u:pw-9@h/db.t"}, {"https://u:pw-9@h", "db.t"}, {"http://192.0.2.2:8181/api", "db.orders"}, {"http://catalog.example.com", "db.orders"}} {
 		_, err := parseCatalogTarget(bad[0], bad[1])
 		if err == nil {
 			t.Errorf("%q %q: no error", bad[0], bad[1])
