@@ -74,12 +74,17 @@ type Task struct {
 	// SequenceNumber and FileSequenceNumber are the Iceberg data and file
 	// sequence numbers of the data file (0 in format v1 and other formats).
 	SequenceNumber, FileSequenceNumber int64
-	// Deletes are the delete files that may apply to the file (Iceberg
+	// Deletes are the delete files that apply to the file (Iceberg
 	// position and equality deletes, deletion vectors), with their
-	// sequence numbers, as the snapshot's manifests list them. Applying
-	// them is not implemented yet: a reader refuses a task with deletes
-	// unless told to ignore them.
+	// sequence numbers, as table/iceberg's planning chose them (Iceberg
+	// spec, "Scan Planning"). A reader applies them.
 	Deletes []DeleteFile
+	// DeleteSchema holds the table schema's fields of the equality ids of
+	// Deletes, top-level, in the types the keys are compared in: the data
+	// file and every equality delete file are read into them by field id.
+	// It is nil when no equality delete applies; an equality id it lacks
+	// (a column dropped from the table) fails the read.
+	DeleteSchema *schema.Schema
 }
 
 // DeleteContent is what a delete file holds.
@@ -117,6 +122,11 @@ type DeleteFile struct {
 	ReferencedDataFile string `json:"referenced-data-file,omitempty"`
 	// SpecID is the partition spec id of the delete file.
 	SpecID int `json:"spec-id"`
+	// ContentOffset and ContentSizeBytes locate a deletion vector's blob
+	// inside its Puffin file (Iceberg spec, "Deletion Vectors"); 0 for
+	// other delete files.
+	ContentOffset    int64 `json:"content-offset,omitempty"`
+	ContentSizeBytes int64 `json:"content-size-bytes,omitempty"`
 }
 
 // The JSON encoding, version 1:
@@ -129,7 +139,7 @@ type DeleteFile struct {
 //	 "rules": "iceberg-v2", "time-zone": "",
 //	 "constants": [{"field-id": N, "value": <Iceberg single-value JSON of the read field's type>}],
 //	 "spec-id": N, "sequence-number": N, "file-sequence-number": N,
-//	 "deletes": [DeleteFile, ...]}
+//	 "deletes": [DeleteFile, ...], "delete-schema": <Iceberg schema JSON>}
 //
 // Schemas are Iceberg schema JSON with lakecat's extension types
 // (schema.MarshalIcebergSchema), except a schema with list elements or map
@@ -160,6 +170,7 @@ type taskJSON struct {
 	SequenceNumber     int64           `json:"sequence-number"`
 	FileSequenceNumber int64           `json:"file-sequence-number"`
 	Deletes            []DeleteFile    `json:"deletes,omitempty"`
+	DeleteSchema       json.RawMessage `json:"delete-schema,omitempty"`
 }
 
 type constantJSON struct {
@@ -185,6 +196,11 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	if t.FileSchema != nil {
 		if out.FileSchema, out.FileSchemaPaimon, err = marshalSchema(t.FileSchema); err != nil {
 			return nil, fmt.Errorf("table: task %s: file schema: %w", t.Path, err)
+		}
+	}
+	if t.DeleteSchema != nil {
+		if out.DeleteSchema, err = schema.MarshalIcebergSchema(t.DeleteSchema); err != nil {
+			return nil, fmt.Errorf("table: task %s: delete schema: %w", t.Path, err)
 		}
 	}
 	if t.NameMapping != nil {
@@ -249,6 +265,11 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 	if len(in.FileSchema) > 0 || len(in.FileSchemaPaimon) > 0 {
 		if out.FileSchema, err = parseSchema(in.FileSchema, in.FileSchemaPaimon); err != nil {
 			return fmt.Errorf("%w: %s: file schema: %w", ErrInvalidTask, in.Path, err)
+		}
+	}
+	if len(in.DeleteSchema) > 0 {
+		if out.DeleteSchema, err = schema.ParseIcebergSchema(in.DeleteSchema); err != nil {
+			return fmt.Errorf("%w: %s: delete schema: %w", ErrInvalidTask, in.Path, err)
 		}
 	}
 	if len(in.NameMapping) > 0 {

@@ -160,6 +160,10 @@ type DataFile struct {
 	// ReferencedDataFile is the data file a position delete file or
 	// deletion vector applies to (stored path), or "".
 	ReferencedDataFile string
+	// ContentOffset and ContentSizeBytes locate a deletion vector's blob in
+	// its Puffin file (bytes from the file's start, and its length); both
+	// 0 for other files.
+	ContentOffset, ContentSizeBytes int64
 	// ManifestPath is the stored path of the manifest that lists the file.
 	ManifestPath string
 }
@@ -292,6 +296,9 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 				EqualityIDs:        e.EqualityIDs,
 				ReferencedDataFile: e.ReferencedDataFile,
 				ManifestPath:       mf.Path,
+			}
+			if e.ContentOffset != nil && e.ContentSizeBytes != nil {
+				f.ContentOffset, f.ContentSizeBytes = *e.ContentOffset, *e.ContentSizeBytes
 			}
 			// Sequence number inheritance (spec, "Sequence Number
 			// Inheritance"): a null value in an ADDED entry takes the
