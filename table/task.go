@@ -85,6 +85,30 @@ type Task struct {
 	// It is nil when no equality delete applies; an equality id it lacks
 	// (a column dropped from the table) fails the read.
 	DeleteSchema *schema.Schema
+	// Paths is how the table's stored paths were resolved to Path and the
+	// delete files' paths, for the paths stored inside delete files (a
+	// position delete's file_path): table/iceberg resolves them with it
+	// the same way. Nil when no position delete applies.
+	Paths *PathResolution
+}
+
+// PathResolution is the rules that turn a table's stored paths into paths
+// for the storage.FS (table/iceberg's Table.Resolve documents them): the
+// path map, the table location the metadata records, the folder the table
+// was opened from and whether paths under the location are re-rooted
+// there.
+type PathResolution struct {
+	PathMap  []PathRule `json:"path-map,omitempty"`
+	Location string     `json:"location,omitempty"`
+	Root     string     `json:"root,omitempty"`
+	BaseDir  string     `json:"base-dir,omitempty"`
+	Rebase   bool       `json:"rebase,omitempty"`
+}
+
+// PathRule rewrites a path starting with Old to start with New.
+type PathRule struct {
+	Old string `json:"old"`
+	New string `json:"new"`
 }
 
 // DeleteContent is what a delete file holds.
@@ -139,7 +163,8 @@ type DeleteFile struct {
 //	 "rules": "iceberg-v2", "time-zone": "",
 //	 "constants": [{"field-id": N, "value": <Iceberg single-value JSON of the read field's type>}],
 //	 "spec-id": N, "sequence-number": N, "file-sequence-number": N,
-//	 "deletes": [DeleteFile, ...], "delete-schema": <Iceberg schema JSON>}
+//	 "deletes": [DeleteFile, ...], "delete-schema": <Iceberg schema JSON>,
+//	 "paths": PathResolution}
 //
 // Schemas are Iceberg schema JSON with lakecat's extension types
 // (schema.MarshalIcebergSchema), except a schema with list elements or map
@@ -171,6 +196,7 @@ type taskJSON struct {
 	FileSequenceNumber int64           `json:"file-sequence-number"`
 	Deletes            []DeleteFile    `json:"deletes,omitempty"`
 	DeleteSchema       json.RawMessage `json:"delete-schema,omitempty"`
+	Paths              *PathResolution `json:"paths,omitempty"`
 }
 
 type constantJSON struct {
@@ -188,7 +214,7 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	out := taskJSON{Version: TaskVersion, Path: t.Path, StoredPath: t.StoredPath, Format: t.Format,
 		SizeBytes: t.SizeBytes, RecordCount: t.RecordCount, FirstRowGroup: t.FirstRowGroup, RowGroups: t.RowGroups,
 		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, SpecID: t.SpecID,
-		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes}
+		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes, Paths: t.Paths}
 	var err error
 	if out.ReadSchema, out.ReadSchemaPaimon, err = marshalSchema(t.ReadSchema); err != nil {
 		return nil, fmt.Errorf("table: task %s: read schema: %w", t.Path, err)
@@ -253,7 +279,7 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 	out := Task{Path: in.Path, StoredPath: in.StoredPath, Format: in.Format, SizeBytes: in.SizeBytes,
 		RecordCount: in.RecordCount, FirstRowGroup: in.FirstRowGroup, RowGroups: in.RowGroups,
 		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, SpecID: in.SpecID,
-		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes}
+		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes, Paths: in.Paths}
 	if in.Path == "" || (len(in.ReadSchema) == 0) == (len(in.ReadSchemaPaimon) == 0) || in.FirstRowGroup < 0 || in.RowGroups < 0 ||
 		(len(in.FileSchema) > 0 && len(in.FileSchemaPaimon) > 0) {
 		return fmt.Errorf("%w: no path, not one read schema, two file schemas or a negative row group", ErrInvalidTask)

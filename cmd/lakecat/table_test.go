@@ -43,14 +43,15 @@ func TestCatTableFlags(t *testing.T) {
 	if code != exitOK || errOut != "" || out != "i,j\n2,2\n1,-1\n" {
 		t.Errorf("cat --path-map: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	// A snapshot with delete files is refused, or read with a warning.
+	// A snapshot with delete files is read with the deletes applied, or
+	// as stored with a warning.
 	eq := real + "/duckdb-iceberg/data/persistent/equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json"
-	_, errOut, code = runCLI(t, "cat", eq)
-	if code != exitUnsupported || !strings.Contains(errOut, "(1 equality deletes)") {
-		t.Errorf("cat deletes: code %d, stderr %q", code, errOut)
+	out, errOut, code = runCLI(t, "cat", eq, "--format", "csv")
+	if code != exitOK || errOut != "" || out != "id,val\n1,a\n3,c\n" {
+		t.Errorf("cat deletes: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 	out, errOut, code = runCLI(t, "cat", eq, "--ignore-deletes", "--format", "csv")
-	if code != exitOK || !strings.Contains(errOut, "lakecat: warning: ignoring delete files") || out != "id,val\n1,a\n2,b\n3,c\n" {
+	if code != exitOK || !strings.Contains(errOut, "lakecat: warning: ignoring the delete files of snapshot -8570200863586094827 (1 equality deletes)") || out != "id,val\n1,a\n2,b\n3,c\n" {
 		t.Errorf("cat --ignore-deletes: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
