@@ -2,14 +2,18 @@ package reader_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
 )
 
 // Read one data file of the bundled demo table in the table's current
@@ -74,4 +78,48 @@ func ExamplePlan() {
 	//   4 order_shop_id: int
 	//   5 price: float
 	//   6 amount: decimal(9, 2)
+}
+
+// Plan a table read into tasks, send one task as JSON (to another process or
+// machine), and read it there.
+func ExampleReadTask() {
+	ctx := context.Background()
+	tbl, err := reader.OpenTable(ctx, "../testdata/orders", reader.TableOptions{Columns: []string{"order_id", "customer", "channel"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tasks, err := tbl.Tasks(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	wire, err := json.Marshal(tasks[2]) // a plain, versioned value
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// On the other side:
+	var task table.Task
+	if err := json.Unmarshal(wire, &task); err != nil {
+		log.Fatal(err)
+	}
+	rr, err := reader.ReadTask(ctx, storage.OSFS{}, task, reader.TaskOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rr.Release()
+	for rr.Next() {
+		batch := rr.RecordBatch()
+		fmt.Println(filepath.Base(task.Path), batch.NumRows(), "rows:")
+		for i, col := range batch.Columns() {
+			fmt.Println(" ", batch.Schema().Field(i).Name, col)
+		}
+	}
+	if err := rr.Err(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// 00002-orders-schema2.parquet 2 rows:
+	//   order_id [5 6]
+	//   customer ["dave" "erin"]
+	//   channel ["app" (null)]
 }

@@ -9,10 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/storage"
 )
 
-// faultFS wraps a reader.FS and injects faults into its calls (Open, List
+// faultFS wraps a storage.FS and injects faults into its calls (Open, List
 // and every ReadAt are numbered from 1 in the order they happen):
 //
 //   - failAt: the call with this number fails with failErr (0: none);
@@ -22,7 +22,7 @@ import (
 //     nil error (a misbehaving store; 0: whole reads);
 //   - readDelay: every ReadAt sleeps that long first.
 type faultFS struct {
-	fs         reader.FS
+	fs         storage.FS
 	failAt     int64
 	failEvery  int64
 	failErr    error
@@ -47,7 +47,7 @@ func (f *faultFS) fault(op, path string) error {
 	return nil
 }
 
-func (f *faultFS) Open(ctx context.Context, path string) (reader.File, error) {
+func (f *faultFS) Open(ctx context.Context, path string) (storage.File, error) {
 	if err := f.fault("open", path); err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (f *faultFS) List(ctx context.Context, dir string) ([]string, error) {
 }
 
 type faultFile struct {
-	reader.File
+	storage.File
 	fs   *faultFS
 	path string
 	// lastFailed: the previous read failed, so this one (its retry) may

@@ -26,7 +26,7 @@ func fastRetry(retries *atomic.Int64) storage.RetryPolicy {
 // scanTable opens the table at dir over fsys and reads it whole, returning
 // the rows as JSON lines. A scan error is returned with the rows read
 // before it.
-func scanTable(ctx context.Context, dir string, fsys reader.FS, mem memory.Allocator) (string, error) {
+func scanTable(ctx context.Context, dir string, fsys storage.FS, mem memory.Allocator) (string, error) {
 	t, err := reader.OpenTable(ctx, dir, reader.TableOptions{FS: fsys, Allocator: mem, BatchRows: 2, Workers: 2})
 	if err != nil {
 		return "", err
@@ -61,7 +61,7 @@ func TestStorageFaultsEveryCall(t *testing.T) {
 	dir := bundledOrders(t)
 	ctx := context.Background()
 	mem := testutil.CheckedAllocator(t)
-	clean := &faultFS{fs: reader.OSFS{}}
+	clean := &faultFS{fs: storage.OSFS{}}
 	want, err := scanTable(ctx, dir, clean, mem)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestStorageFaultsEveryCall(t *testing.T) {
 	var retried, failed, failedBare int
 	for n := int64(1); n <= total; n++ {
 		var retries atomic.Int64
-		ff := &faultFS{fs: reader.OSFS{}, failAt: n, failErr: storage.ErrTransient}
+		ff := &faultFS{fs: storage.OSFS{}, failAt: n, failErr: storage.ErrTransient}
 		got, err := scanTable(ctx, dir, storage.RetryFS(ff, fastRetry(&retries)), mem)
 		if err != nil || got != want {
 			t.Errorf("transient fault at call %d (%v): err %v, rows\n%s", n, ff.log, err, got)
@@ -83,7 +83,7 @@ func TestStorageFaultsEveryCall(t *testing.T) {
 			retried++
 		}
 
-		ff = &faultFS{fs: reader.OSFS{}, failAt: n, failErr: errPermanent}
+		ff = &faultFS{fs: storage.OSFS{}, failAt: n, failErr: errPermanent}
 		retries.Store(0)
 		got, err = scanTable(ctx, dir, storage.RetryFS(ff, fastRetry(&retries)), mem)
 		switch {
@@ -97,7 +97,7 @@ func TestStorageFaultsEveryCall(t *testing.T) {
 			failed++
 		}
 
-		ff = &faultFS{fs: reader.OSFS{}, failAt: n, failErr: storage.ErrTransient}
+		ff = &faultFS{fs: storage.OSFS{}, failAt: n, failErr: storage.ErrTransient}
 		if _, err := scanTable(ctx, dir, ff, mem); errors.Is(err, storage.ErrTransient) {
 			failedBare++
 		} else if ff.faults.Load() != 0 {
@@ -119,12 +119,12 @@ func TestStorageShortReadsAndFlakyReads(t *testing.T) {
 	dir := bundledOrders(t)
 	ctx := context.Background()
 	mem := testutil.CheckedAllocator(t)
-	want, err := scanTable(ctx, dir, reader.OSFS{}, mem)
+	want, err := scanTable(ctx, dir, storage.OSFS{}, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var retries atomic.Int64
-	ff := &faultFS{fs: reader.OSFS{}, shortReads: 7, failEvery: 5, failErr: storage.ErrTransient}
+	ff := &faultFS{fs: storage.OSFS{}, shortReads: 7, failEvery: 5, failErr: storage.ErrTransient}
 	got, err := scanTable(ctx, dir, storage.RetryFS(ff, fastRetry(&retries)), mem)
 	if err != nil || got != want {
 		t.Fatalf("err %v, rows\n%s\nwant\n%s", err, got, want)
@@ -133,7 +133,7 @@ func TestStorageShortReadsAndFlakyReads(t *testing.T) {
 	if retries.Load() == 0 || retries.Load() != ff.faults.Load() {
 		t.Errorf("%d faults but %d retries", ff.faults.Load(), retries.Load())
 	}
-	_, err = scanTable(ctx, dir, &faultFS{fs: reader.OSFS{}, shortReads: 7}, mem)
+	_, err = scanTable(ctx, dir, &faultFS{fs: storage.OSFS{}, shortReads: 7}, mem)
 	if err == nil {
 		t.Error("short reads without RetryFS: no error")
 	}
@@ -165,11 +165,11 @@ func TestStorageRetriesBounded(t *testing.T) {
 func TestStorageDelays(t *testing.T) {
 	dir := bundledOrders(t)
 	mem := testutil.CheckedAllocator(t)
-	want, err := scanTable(context.Background(), dir, reader.OSFS{}, mem)
+	want, err := scanTable(context.Background(), dir, storage.OSFS{}, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow := &faultFS{fs: reader.OSFS{}, readDelay: 20 * time.Millisecond}
+	slow := &faultFS{fs: storage.OSFS{}, readDelay: 20 * time.Millisecond}
 	got, err := scanTable(context.Background(), dir, storage.RetryFS(slow, storage.RetryPolicy{}), mem)
 	if err != nil || got != want {
 		t.Fatalf("slow reads: err %v, rows\n%s", err, got)
@@ -190,7 +190,7 @@ type alwaysFailFS struct {
 	calls atomic.Int64
 }
 
-func (f *alwaysFailFS) Open(ctx context.Context, path string) (reader.File, error) {
+func (f *alwaysFailFS) Open(ctx context.Context, path string) (storage.File, error) {
 	f.calls.Add(1)
 	return nil, f.err
 }

@@ -18,7 +18,6 @@ import (
 	"gocloud.dev/blob/s3blob"
 
 	"github.com/lakecat/lakecat/internal/testutil"
-	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/storage/blob"
 )
@@ -127,7 +126,7 @@ func faultyS3(t *testing.T, f *s3Faults) *blob.FS {
 // the scan.
 func TestS3Faults(t *testing.T) {
 	dir := bundledOrders(t)
-	want, err := scanTable(context.Background(), dir, reader.OSFS{}, testutil.CheckedAllocator(t))
+	want, err := scanTable(context.Background(), dir, storage.OSFS{}, testutil.CheckedAllocator(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +148,7 @@ func TestS3Faults(t *testing.T) {
 			upload(t, s3fs, dir, "orders")
 			c.faults.on.Store(true)
 			var retries atomic.Int64
-			var fsys reader.FS = s3fs
+			var fsys storage.FS = s3fs
 			if c.retry {
 				fsys = storage.RetryFS(s3fs, fastRetry(&retries))
 			}

@@ -2,9 +2,9 @@ package reader
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
@@ -38,7 +38,7 @@ type SchemaDocument struct {
 
 // ErrUnknownSchemaDocument is returned for JSON that is none of the
 // documents [ParseSchemaDocument] recognises.
-var ErrUnknownSchemaDocument = errors.New("reader: not an Iceberg schema, Iceberg table metadata or Paimon schema file")
+var ErrUnknownSchemaDocument = lakecat.NewSentinel(lakecat.ErrCorrupt, "reader: not an Iceberg schema, Iceberg table metadata or Paimon schema file")
 
 // ParseSchemaDocument parses an Iceberg schema JSON, an Iceberg table
 // metadata JSON or a Paimon schema-N file, telling them apart by their keys

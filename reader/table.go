@@ -15,7 +15,9 @@ import (
 	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 var (
@@ -39,8 +41,8 @@ var (
 
 // TableOptions configure [OpenTable].
 type TableOptions struct {
-	// FS is the storage (nil: the local file system, [OSFS]).
-	FS FS
+	// storage.FS is the storage (nil: the local file system, [OSFS]).
+	FS storage.FS
 	// SnapshotID reads that snapshot (Iceberg, Paimon) with the schema it
 	// was written with (Iceberg) instead of the current one.
 	SnapshotID *int64
@@ -164,7 +166,7 @@ type Table struct {
 // ([ErrMergeOnRead]) unless opts.IgnoreLogs.
 func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table, error) {
 	if opts.FS == nil {
-		opts.FS = OSFS{}
+		opts.FS = storage.OSFS{}
 	}
 	format, err := table.Detect(ctx, opts.FS, location)
 	if err != nil {
@@ -249,7 +251,7 @@ const DefaultSplitBytes = 128 << 20
 
 // splitTask splits a Parquet file's task into runs of row groups of about
 // split bytes each (at least one row group per run).
-func splitTask(ctx context.Context, fsys FS, task table.Task, split int64, limits Limits) ([]table.Task, error) {
+func splitTask(ctx context.Context, fsys storage.FS, task table.Task, split int64, limits Limits) ([]table.Task, error) {
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", task.Path, err)
@@ -317,7 +319,7 @@ func (t *Table) addMetadataColumns(names []string) error {
 				part := make(map[int]any, len(tf.partition))
 				for _, pf := range f.Type.(*schema.StructType).Fields {
 					if v, ok := tf.partition[pf.ID]; ok {
-						part[pf.ID] = widenValue(v, pf.Type)
+						part[pf.ID] = iceberg.WidenValue(v, pf.Type)
 					}
 				}
 				c[FieldIDPartition] = part
@@ -347,7 +349,7 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 // does; every task must have the same read schema. Deletes are applied as
 // [ReadTask] applies them; the key set of a set of equality delete files is
 // built once and shared by the tasks it applies to.
-func ScanTasks(ctx context.Context, fsys FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
+func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
 	files := make([]FileTask, len(tasks))
 	cache := &deleteCache{}
 	for i, task := range tasks {
@@ -395,7 +397,7 @@ func (o TableOptions) checkDeletes(err error) error {
 }
 
 // openTask returns the Open function of a file task on fsys.
-func openTask(fsys FS, p string) func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
+func openTask(fsys storage.FS, p string) func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
 	return func(ctx context.Context) (io.ReaderAt, int64, func() error, error) {
 		f, err := fsys.Open(ctx, p)
 		if err != nil {
@@ -419,24 +421,4 @@ func partitionString(m map[int]any) string {
 		parts[i] = fmt.Sprintf("%d=%v", id, m[id])
 	}
 	return strings.Join(parts, ",")
-}
-
-// widenValue converts a stored partition value to the Go form of t where
-// the source column was promoted after the value was written (int → long,
-// float → double); other values are returned unchanged.
-func widenValue(v any, t schema.Type) any {
-	switch x := v.(type) {
-	case int32:
-		switch t.Kind() {
-		case schema.KindLong:
-			return int64(x)
-		case schema.KindDouble:
-			return float64(x)
-		}
-	case float32:
-		if t.Kind() == schema.KindDouble {
-			return float64(x)
-		}
-	}
-	return v
 }

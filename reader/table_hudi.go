@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
-	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/hudi"
 )
 
@@ -32,16 +30,12 @@ func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, 
 	t := &Table{ReadSchema: scan.Schema, Schemas: []*schema.Schema{scan.Schema}, CurrentSchemaID: scan.Schema.ID}
 	for i := range scan.BaseFiles {
 		bf := &scan.BaseFiles[i]
-		ws, err := scan.WriterSchema(ctx, bf)
+		task, err := scan.Task(ctx, bf)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", bf.Path, err)
+			return nil, err
 		}
 		t.Files = append(t.Files, TableFile{
-			Path: bf.Path, Format: bf.Format, RecordCount: -1, Partition: bf.Partition, SchemaID: -1,
-			Task: table.Task{
-				Path: bf.Path, Format: bf.Format, SizeBytes: bf.SizeBytes, RecordCount: bf.RecordCount,
-				FileSchema: ws, FileSchemaID: -1, ReadSchema: scan.Schema, Rules: project.Hudi.String(),
-			},
+			Path: bf.Path, Format: bf.Format, RecordCount: -1, Partition: bf.Partition, SchemaID: -1, Task: task,
 		})
 	}
 	return t, nil

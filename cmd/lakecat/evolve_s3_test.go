@@ -21,15 +21,7 @@ import (
 // of the same URL then reads the new column. A second commit writes v3; the
 // first metadata file is never replaced.
 func TestEvolveS3(t *testing.T) {
-	backend := s3mem.New()
-	if err := backend.CreateBucket("lake"); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(backend).Server())
-	defer srv.Close()
-	q := "?endpoint=" + srv.URL + "&use_path_style=true&region=us-east-1&anonymous=true"
-	fsys := blob.New()
-	defer fsys.Close()
+	q, fsys := s3Fake(t)
 	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "orders")
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() || strings.HasSuffix(p, ".go") {
@@ -66,4 +58,20 @@ func TestEvolveS3(t *testing.T) {
 	if got := strings.Join(names, ","); !strings.Contains(got, "v1.metadata.json,v2.metadata.json,v3.metadata.json,version-hint.text") {
 		t.Fatalf("metadata folder: %s", got)
 	}
+}
+
+// s3Fake serves an in-memory S3 (gofakes3) with bucket "lake" on loopback
+// for the test and returns the URL query that points the s3 driver at it,
+// and a storage/blob FS to stage files with.
+func s3Fake(t *testing.T) (string, *blob.FS) {
+	t.Helper()
+	backend := s3mem.New()
+	if err := backend.CreateBucket("lake"); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gofakes3.New(backend).Server())
+	t.Cleanup(srv.Close)
+	fsys := blob.New()
+	t.Cleanup(func() { fsys.Close() })
+	return "?endpoint=" + srv.URL + "&use_path_style=true&region=us-east-1&anonymous=true", fsys
 }

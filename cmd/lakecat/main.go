@@ -31,8 +31,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/lakecat/lakecat"
 	"github.com/spf13/cobra"
+
+	"github.com/lakecat/lakecat"
 )
 
 type exitCode int

@@ -2,19 +2,14 @@ package main
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/storage/blob"
 )
 
 const impalaDir = "impala/testdata/data/iceberg_test/"
@@ -60,15 +55,7 @@ func TestCatTableFlags(t *testing.T) {
 // driver options in the URL's query.
 func TestCatS3(t *testing.T) {
 	real := testutil.RealDir(t)
-	backend := s3mem.New()
-	if err := backend.CreateBucket("lake"); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(backend).Server())
-	defer srv.Close()
-	q := "?endpoint=" + srv.URL + "&use_path_style=true&region=us-east-1&anonymous=true"
-	fsys := blob.New()
-	defer fsys.Close()
+	q, fsys := s3Fake(t)
 	dir := real + "/" + impalaDir + "iceberg_v3/test_default_part"
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() {

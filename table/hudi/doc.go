@@ -22,6 +22,6 @@
 // Not handled: bootstrap tables, and the metadata table (files are listed
 // from the storage).
 //
-// Storage is the [FS] interface (the same method set as package iceberg's);
-// [OSFS] is the local implementation.
+// [Scan.Task] turns a live file into a [table.Task]. Storage is a
+// storage.FS.
 package hudi

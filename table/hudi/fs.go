@@ -7,9 +7,6 @@ import (
 	"github.com/lakecat/lakecat/storage"
 )
 
-// maxMetadataBytes caps the size of a metadata file read whole.
-const maxMetadataBytes = storage.MaxMetadataBytes
-
 // readFile reads a whole metadata file.
 func readFile(ctx context.Context, fsys storage.FS, path string) ([]byte, error) {
 	b, err := storage.ReadFile(ctx, fsys, path)
@@ -18,9 +15,3 @@ func readFile(ctx context.Context, fsys storage.FS, path string) ([]byte, error)
 	}
 	return b, nil
 }
-
-var (
-	joinPath  = storage.JoinPath
-	parentDir = storage.ParentDir
-	baseName  = storage.BaseName
-)

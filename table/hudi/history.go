@@ -59,7 +59,7 @@ func (h *SchemaHistory) At(instant string) *schema.Schema {
 // readSchemaHistory reads the newest .schemacommit file whose instant is
 // completed; it returns nil when there is none.
 func readSchemaHistory(ctx context.Context, fsys storage.FS, root string, completed func(string) bool) (*SchemaHistory, error) {
-	dir := joinPath(root, ".hoodie/.schema")
+	dir := storage.JoinPath(root, ".hoodie/.schema")
 	names, err := fsys.List(ctx, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -77,7 +77,7 @@ func readSchemaHistory(ctx context.Context, fsys storage.FS, root string, comple
 	if best == "" {
 		return nil, nil
 	}
-	p := joinPath(dir, best+".schemacommit")
+	p := storage.JoinPath(dir, best+".schemacommit")
 	b, err := readFile(ctx, fsys, p)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ type Table struct {
 // Open reads .hoodie/hoodie.properties of the table at root.
 func Open(ctx context.Context, fsys storage.FS, root string) (*Table, error) {
 	root = strings.TrimSuffix(root, "/")
-	b, err := readFile(ctx, fsys, joinPath(root, ".hoodie/hoodie.properties"))
+	b, err := readFile(ctx, fsys, storage.JoinPath(root, ".hoodie/hoodie.properties"))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s: %v", ErrNotHudi, root, err)
@@ -251,7 +251,7 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 			if strings.Contains(p, "..") {
 				return nil, fmt.Errorf("%w: partition path %q", ErrCorruptTimeline, p)
 			}
-			dir = joinPath(t.Root, p)
+			dir = storage.JoinPath(t.Root, p)
 		}
 		names, err := t.FS.List(ctx, dir)
 		if err != nil {
@@ -264,7 +264,7 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		var logs []LogFile
 		for _, n := range names {
 			if lf, ok := parseLogName(n); ok {
-				lf.Path, lf.Partition = joinPath(dir, n), p
+				lf.Path, lf.Partition = storage.JoinPath(dir, n), p
 				logs = append(logs, lf)
 				continue
 			}
@@ -272,7 +272,7 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 			if !ok || !committed(bf.InstantTime) || replaced[p+"/"+bf.FileID] {
 				continue
 			}
-			bf.Path, bf.Partition, bf.SizeBytes, bf.RecordCount = joinPath(dir, n), p, -1, -1
+			bf.Path, bf.Partition, bf.SizeBytes, bf.RecordCount = storage.JoinPath(dir, n), p, -1, -1
 			rel := n
 			if p != "" {
 				rel = p + "/" + n

@@ -48,11 +48,11 @@ var dataActions = map[string]bool{"commit": true, "deltacommit": true, "replacec
 //   - table version ≥ 8: .hoodie/timeline/<time>_<completion>.<action> is
 //     completed; <time>.<action>.requested / .inflight are not.
 func readTimeline(ctx context.Context, fsys storage.FS, root string) (instants []Instant, earliest string, err error) {
-	dir := joinPath(root, ".hoodie/timeline")
+	dir := storage.JoinPath(root, ".hoodie/timeline")
 	names, err := fsys.List(ctx, dir)
 	v8 := err == nil
 	if errors.Is(err, fs.ErrNotExist) {
-		dir = joinPath(root, ".hoodie")
+		dir = storage.JoinPath(root, ".hoodie")
 		names, err = fsys.List(ctx, dir)
 	}
 	if err != nil {
@@ -82,7 +82,7 @@ func readTimeline(ctx context.Context, fsys storage.FS, root string) (instants [
 		if v8 && completion == "" {
 			continue
 		}
-		instants = append(instants, Instant{Time: ts, CompletionTime: completion, Action: rest, File: joinPath(dir, n)})
+		instants = append(instants, Instant{Time: ts, CompletionTime: completion, Action: rest, File: storage.JoinPath(dir, n)})
 	}
 	sort.SliceStable(instants, func(i, j int) bool { return instants[i].Time < instants[j].Time })
 	return instants, earliest, nil

@@ -36,7 +36,7 @@ func (s *Scan) IdentityConstants(f *DataFile, read *schema.Schema) map[int]any {
 			if out == nil {
 				out = map[int]any{}
 			}
-			out[pf.SourceID] = widen(v, rf.Type)
+			out[pf.SourceID] = WidenValue(v, rf.Type)
 		}
 	}
 	return out
@@ -57,9 +57,10 @@ func (t *Table) specFieldIDs(id int) []int {
 	return nil
 }
 
-// widen converts a partition value to the Go form of t where Iceberg's
-// promotions allow it; other values are returned unchanged.
-func widen(v any, t schema.Type) any {
+// WidenValue converts a stored partition value to the Go form of t where
+// the source column was widened after the value was written (int → long or
+// double, float → double); other values are returned unchanged.
+func WidenValue(v any, t schema.Type) any {
 	switch x := v.(type) {
 	case int32:
 		switch t.Kind() {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
 )
 
@@ -127,14 +128,14 @@ func (r *resolver) resolve(p string) string {
 					return r.root
 				}
 				if strings.HasPrefix(cand, l) && cand[len(l)] == '/' {
-					return joinPath(r.root, cand[len(l)+1:])
+					return storage.JoinPath(r.root, cand[len(l)+1:])
 				}
 			}
 		}
 	}
 	p = stripFileScheme(p)
 	if r.baseDir != "" && !isAbs(p) {
-		return joinPath(r.baseDir, p)
+		return storage.JoinPath(r.baseDir, p)
 	}
 	return p
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lakecat/lakecat/internal/parallel"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
 )
 
 // ErrSnapshotNotFound is matched by the error for a snapshot id or time
@@ -203,21 +204,62 @@ type Scan struct {
 	// DeleteFiles are the live delete files (position, equality, deletion
 	// vectors).
 	DeleteFiles []DataFile
+	// Paths is how the scan resolves stored paths, as a value: tasks with
+	// position deletes carry it, for the paths inside the delete files.
+	Paths *table.PathResolution
+
+	nameMappingCache
 }
 
 // Plan selects a snapshot and lists its live files: the manifest list →
 // manifests → entries with status ADDED or EXISTING (Iceberg spec, "Scan
 // Planning"). Manifests are read in manifest-list order and entries in file
-// order, which is the order of [Scan.DataFiles].
+// order, which is the order of [Scan.DataFiles]. It holds every file of the
+// snapshot; [Table.Tasks] streams them instead.
 func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
-	md := t.Metadata
-	s := &Scan{Table: t, Metadata: md, ReadSchema: md.CurrentSchema()}
-	snap, err := selectSnapshot(md, opts)
+	s, manifests, res, err := t.start(ctx, opts)
+	if err != nil || s.Snapshot == nil {
+		return s, err
+	}
+	results := make([][]DataFile, len(manifests))
+	err = parallel.ForEach(ctx, len(manifests), workers(opts), func(ctx context.Context, i int) error {
+		files, err := t.readManifest(ctx, res, manifests[i])
+		results[i] = files
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	for _, files := range results {
+		for _, f := range files {
+			if f.Content == ContentData {
+				s.DataFiles = append(s.DataFiles, f)
+			} else {
+				s.DeleteFiles = append(s.DeleteFiles, f)
+			}
+		}
+	}
+	return s, nil
+}
+
+func workers(opts ScanOptions) int {
+	if opts.ManifestWorkers <= 0 {
+		return parallel.DefaultWorkers
+	}
+	return opts.ManifestWorkers
+}
+
+// start selects the snapshot and its read schema and reads the manifest
+// list; s.Snapshot is nil for a table without snapshots.
+func (t *Table) start(ctx context.Context, opts ScanOptions) (*Scan, []ManifestFile, *resolver, error) {
+	md := t.Metadata
+	s := &Scan{Table: t, Metadata: md, ReadSchema: md.CurrentSchema(), Paths: t.PathResolution(opts)}
+	snap, err := selectSnapshot(md, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	if snap == nil {
-		return s, nil
+		return s, nil, nil, nil
 	}
 	s.Snapshot = snap
 	if opts.SnapshotID != nil || !opts.AsOf.IsZero() {
@@ -228,96 +270,77 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		}
 	}
 	res := t.resolver(opts)
-
 	var manifests []ManifestFile
 	switch {
 	case snap.ManifestList != "":
 		b, err := readFile(ctx, t.FS, res.resolve(snap.ManifestList))
 		if err != nil {
-			return nil, fmt.Errorf("iceberg: snapshot %d: manifest list: %w", snap.SnapshotID, err)
+			return nil, nil, nil, fmt.Errorf("iceberg: snapshot %d: manifest list: %w", snap.SnapshotID, err)
 		}
 		manifests, err = DecodeManifestList(bytes.NewReader(b))
 		if err != nil {
-			return nil, fmt.Errorf("iceberg: %s: %w", snap.ManifestList, err)
+			return nil, nil, nil, fmt.Errorf("iceberg: %s: %w", snap.ManifestList, err)
 		}
 	default: // format v1 may list manifests in the snapshot itself
 		for _, m := range snap.Manifests {
 			manifests = append(manifests, ManifestFile{Path: m, SpecID: -1})
 		}
 	}
+	return s, manifests, res, nil
+}
 
-	type decoded struct {
-		specID  int
-		entries []ManifestEntry
-	}
-	results := make([]decoded, len(manifests))
-	workers := opts.ManifestWorkers
-	if workers <= 0 {
-		workers = parallel.DefaultWorkers
-	}
-	err = parallel.ForEach(ctx, len(manifests), workers, func(ctx context.Context, i int) error {
-		mf := manifests[i]
-		b, err := readFile(ctx, t.FS, res.resolve(mf.Path))
-		if err != nil {
-			return fmt.Errorf("iceberg: manifest: %w", err)
-		}
-		specID := mf.SpecID
-		if specID < 0 {
-			specID = 0 // v1 snapshot "manifests": taken from the header below
-		}
-		hdr, entries, err := DecodeManifest(bytes.NewReader(b), t.specFieldIDs(specID))
-		if err != nil {
-			return fmt.Errorf("iceberg: %s: %w", mf.Path, err)
-		}
-		if mf.SpecID < 0 && hdr.SpecID >= 0 {
-			specID = hdr.SpecID
-		}
-		results[i] = decoded{specID, entries}
-		return nil
-	})
+// readManifest reads one manifest and returns its live files (ADDED and
+// EXISTING entries), paths resolved and sequence numbers inherited.
+func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile) ([]DataFile, error) {
+	b, err := readFile(ctx, t.FS, res.resolve(mf.Path))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("iceberg: manifest: %w", err)
 	}
-	for i, mf := range manifests {
-		specID, entries := results[i].specID, results[i].entries
-		for _, e := range entries {
-			if e.Status == StatusDeleted {
-				continue
-			}
-			f := DataFile{
-				Path:               res.resolve(e.FilePath),
-				StoredPath:         e.FilePath,
-				Format:             NormalizeFormat(e.FileFormat),
-				Content:            e.Content,
-				RecordCount:        e.RecordCount,
-				SizeBytes:          e.FileSizeBytes,
-				SpecID:             specID,
-				Partition:          e.Partition,
-				EqualityIDs:        e.EqualityIDs,
-				ReferencedDataFile: e.ReferencedDataFile,
-				ManifestPath:       mf.Path,
-			}
-			if e.ContentOffset != nil && e.ContentSizeBytes != nil {
-				f.ContentOffset, f.ContentSizeBytes = *e.ContentOffset, *e.ContentSizeBytes
-			}
-			// Sequence number inheritance (spec, "Sequence Number
-			// Inheritance"): a null value in an ADDED entry takes the
-			// manifest's sequence number.
-			f.SequenceNumber, f.FileSequenceNumber = mf.SequenceNumber, mf.SequenceNumber
-			if e.SequenceNumber != nil {
-				f.SequenceNumber = *e.SequenceNumber
-			}
-			if e.FileSequenceNumber != nil {
-				f.FileSequenceNumber = *e.FileSequenceNumber
-			}
-			if f.Content == ContentData {
-				s.DataFiles = append(s.DataFiles, f)
-			} else {
-				s.DeleteFiles = append(s.DeleteFiles, f)
-			}
+	specID := mf.SpecID
+	if specID < 0 {
+		specID = 0 // v1 snapshot "manifests": taken from the header below
+	}
+	hdr, entries, err := DecodeManifest(bytes.NewReader(b), t.specFieldIDs(specID))
+	if err != nil {
+		return nil, fmt.Errorf("iceberg: %s: %w", mf.Path, err)
+	}
+	if mf.SpecID < 0 && hdr.SpecID >= 0 {
+		specID = hdr.SpecID
+	}
+	files := make([]DataFile, 0, len(entries))
+	for _, e := range entries {
+		if e.Status == StatusDeleted {
+			continue
 		}
+		f := DataFile{
+			Path:               res.resolve(e.FilePath),
+			StoredPath:         e.FilePath,
+			Format:             NormalizeFormat(e.FileFormat),
+			Content:            e.Content,
+			RecordCount:        e.RecordCount,
+			SizeBytes:          e.FileSizeBytes,
+			SpecID:             specID,
+			Partition:          e.Partition,
+			EqualityIDs:        e.EqualityIDs,
+			ReferencedDataFile: e.ReferencedDataFile,
+			ManifestPath:       mf.Path,
+		}
+		if e.ContentOffset != nil && e.ContentSizeBytes != nil {
+			f.ContentOffset, f.ContentSizeBytes = *e.ContentOffset, *e.ContentSizeBytes
+		}
+		// Sequence number inheritance (spec, "Sequence Number
+		// Inheritance"): a null value in an ADDED entry takes the
+		// manifest's sequence number.
+		f.SequenceNumber, f.FileSequenceNumber = mf.SequenceNumber, mf.SequenceNumber
+		if e.SequenceNumber != nil {
+			f.SequenceNumber = *e.SequenceNumber
+		}
+		if e.FileSequenceNumber != nil {
+			f.FileSequenceNumber = *e.FileSequenceNumber
+		}
+		files = append(files, f)
 	}
-	return s, nil
+	return files, nil
 }
 
 // Resolve turns a path stored in the table's metadata into a path for the

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
 )
 
 // fileLine renders a planned file as "path-under-root FORMAT kind rows spec=N partition".
@@ -480,5 +483,53 @@ func TestPartitionType(t *testing.T) {
 	}}
 	if got := s.PartitionType(s.ReadSchema); !schema.Equal(got, want) {
 		t.Errorf("partition type %s, want %s", got, want)
+	}
+}
+
+// TestTasksStreamLikePlan: the streamed tasks of every scan case are the
+// tasks of Plan's files, in the same order.
+func TestTasksStreamLikePlan(t *testing.T) {
+	ctx := context.Background()
+	var tables int
+	for _, root := range []string{duckdbDir(t), impalaDir(t)} {
+		var dirs []string
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() && d.Name() == "metadata" {
+				dirs = append(dirs, filepath.Dir(p))
+				return filepath.SkipDir
+			}
+			return nil
+		})
+		for _, dir := range dirs {
+			tab, err := Open(ctx, storage.OSFS{}, dir)
+			if err != nil {
+				continue
+			}
+			name := dir
+			s, err := tab.Plan(ctx, ScanOptions{})
+			if err != nil {
+				continue
+			}
+			var want []table.Task
+			for i := range s.DataFiles {
+				task, err := s.Task(&s.DataFiles[i], nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, task)
+			}
+			got, err := tab.PlanTasks(ctx, ScanOptions{ManifestWorkers: 2})
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: streamed tasks differ from Plan's:\n got %+v\nwant %+v", name, got, want)
+			}
+			tables++
+		}
+	}
+	if tables < 10 {
+		t.Errorf("only %d tables compared", tables)
 	}
 }

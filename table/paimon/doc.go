@@ -18,6 +18,6 @@
 // deletion vectors (the snapshot's index manifest) are detected
 // ([Scan.PrimaryKeyError], [Scan.DeletesError]) so a reader can refuse them.
 //
-// Storage is the [FS] interface (the same method set as package iceberg's);
-// [OSFS] is the local implementation.
+// [Scan.Task] turns a live file into a [table.Task]. Storage is a
+// storage.FS.
 package paimon

@@ -120,7 +120,7 @@ func ParseSnapshot(data []byte) (*Snapshot, error) {
 // snapshot in the folder is an error matching [ErrInvalidSnapshot]: the
 // snapshots it promises are gone.
 func findSnapshot(ctx context.Context, fsys storage.FS, dir string, id int64) (string, error) {
-	sdir := joinPath(dir, "snapshot")
+	sdir := storage.JoinPath(dir, "snapshot")
 	names, err := fsys.List(ctx, sdir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -136,7 +136,7 @@ func findSnapshot(ctx context.Context, fsys storage.FS, dir string, id int64) (s
 			best = max(best, v)
 		}
 	}
-	path := func(v int64) string { return joinPath(sdir, "snapshot-"+strconv.FormatInt(v, 10)) }
+	path := func(v int64) string { return storage.JoinPath(sdir, "snapshot-"+strconv.FormatInt(v, 10)) }
 	if id >= 0 {
 		if !have[id] {
 			return "", fmt.Errorf("%w: snapshot-%d in %s", ErrNoSnapshot, id, sdir)
@@ -144,7 +144,7 @@ func findSnapshot(ctx context.Context, fsys storage.FS, dir string, id int64) (s
 		return path(id), nil
 	}
 	if contains(names, "LATEST") {
-		b, err := readFile(ctx, fsys, joinPath(sdir, "LATEST"))
+		b, err := readFile(ctx, fsys, storage.JoinPath(sdir, "LATEST"))
 		if err != nil {
 			return "", err
 		}
@@ -156,7 +156,7 @@ func findSnapshot(ctx context.Context, fsys storage.FS, dir string, id int64) (s
 				return path(v), nil
 			}
 			if v > best {
-				return "", fmt.Errorf("%w: %s names snapshot %d; the highest in the folder is %d", ErrInvalidSnapshot, joinPath(sdir, "LATEST"), v, best)
+				return "", fmt.Errorf("%w: %s names snapshot %d; the highest in the folder is %d", ErrInvalidSnapshot, storage.JoinPath(sdir, "LATEST"), v, best)
 			}
 		}
 	}

@@ -55,7 +55,7 @@ func Open(ctx context.Context, fsys storage.FS, root, branch string) (*Table, er
 		return nil, fmt.Errorf("paimon: bad branch name %q", branch)
 	}
 	t := &Table{FS: fsys, Root: root, Branch: branch, schemas: map[string]*schema.PaimonSchema{}}
-	if _, err := fsys.List(ctx, joinPath(t.branchDir(branch), "schema")); err != nil {
+	if _, err := fsys.List(ctx, storage.JoinPath(t.branchDir(branch), "schema")); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if branch != "" {
 				return nil, fmt.Errorf("paimon: %s: no branch %q: %w", root, branch, err)
@@ -71,13 +71,13 @@ func (t *Table) branchDir(branch string) string {
 	if branch == "" || branch == "main" {
 		return t.Root
 	}
-	return joinPath(t.Root, "branch/branch-"+branch)
+	return storage.JoinPath(t.Root, "branch/branch-"+branch)
 }
 
 // SchemaIDs returns the schema ids of branch ("" or "main" for main) in ascending
 // order, from the schema-N files.
 func (t *Table) SchemaIDs(ctx context.Context, branch string) ([]int64, error) {
-	names, err := t.FS.List(ctx, joinPath(t.branchDir(branch), "schema"))
+	names, err := t.FS.List(ctx, storage.JoinPath(t.branchDir(branch), "schema"))
 	if err != nil {
 		return nil, err
 	}
@@ -100,14 +100,14 @@ func (t *Table) LatestSchema(ctx context.Context, branch string) (*schema.Paimon
 		return nil, err
 	}
 	if len(ids) == 0 {
-		return nil, fmt.Errorf("%w in %s", ErrNoSchema, joinPath(t.branchDir(branch), "schema"))
+		return nil, fmt.Errorf("%w in %s", ErrNoSchema, storage.JoinPath(t.branchDir(branch), "schema"))
 	}
 	return t.Schema(ctx, branch, ids[len(ids)-1])
 }
 
 // SchemaPath returns the path of schema-<id> of branch.
 func (t *Table) SchemaPath(branch string, id int64) string {
-	return joinPath(t.branchDir(branch), "schema/"+schema.PaimonSchemaFileName(int(id)))
+	return storage.JoinPath(t.branchDir(branch), "schema/"+schema.PaimonSchemaFileName(int(id)))
 }
 
 // CommitSchema writes next as schema-<next.ID> of branch, atomically and
@@ -387,7 +387,7 @@ func (t *Table) plan(ctx context.Context, branch string, snapshotID *int64) (*Sc
 // branch's manifest/ folder, or the table's when the branch has none.
 func (t *Table) manifestPath(ctx context.Context, dir, name string) string {
 	if dir != t.Root {
-		md := joinPath(dir, "manifest")
+		md := storage.JoinPath(dir, "manifest")
 		t.mu.Lock()
 		set, ok := t.listings[md]
 		t.mu.Unlock()
@@ -405,10 +405,10 @@ func (t *Table) manifestPath(ctx context.Context, dir, name string) string {
 			t.mu.Unlock()
 		}
 		if set[name] {
-			return joinPath(md, name)
+			return storage.JoinPath(md, name)
 		}
 	}
-	return joinPath(t.Root, "manifest/"+name)
+	return storage.JoinPath(t.Root, "manifest/"+name)
 }
 
 func (t *Table) readManifestList(ctx context.Context, dir, name string) ([]string, error) {
@@ -545,7 +545,7 @@ func (t *Table) locate(ctx context.Context, f *DataFile) error {
 	if err != nil {
 		return fmt.Errorf("paimon: %s: %w", f.FileName, err)
 	}
-	f.Path = joinPath(t.Root, dir+"bucket-"+strconv.Itoa(f.Bucket)+"/"+f.FileName)
+	f.Path = storage.JoinPath(t.Root, dir+"bucket-"+strconv.Itoa(f.Bucket)+"/"+f.FileName)
 	return nil
 }
 
@@ -601,7 +601,7 @@ func (t *Table) readIndexManifest(ctx context.Context, dir, name string) ([]Inde
 		if g.Err != nil {
 			return nil, fmt.Errorf("%w: %s: entry %d: %v", ErrCorruptManifest, p, i, g.Err)
 		}
-		f.Path = joinPath(t.Root, "index/"+n)
+		f.Path = storage.JoinPath(t.Root, "index/"+n)
 		if ranges, ok := avrorec.Unwrap(r["_DELETIONS_VECTORS_RANGES"]).([]any); ok {
 			for _, x := range ranges {
 				rm, _ := x.(map[string]any)

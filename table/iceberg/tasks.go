@@ -1,0 +1,146 @@
+package iceberg
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"sync"
+
+	"github.com/lakecat/lakecat/internal/parallel"
+	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table"
+)
+
+// Task returns the task that reads the data file f of the scan in read (nil:
+// [Scan.ReadSchema]): the resolved path, the table's name mapping
+// (schema.name-mapping.default, for files without field ids), the
+// promotion rules of the table's format version, the identity-partition
+// constants ([Scan.IdentityConstants]), the sequence numbers and the delete
+// files that apply ([Scan.DeletesFor]), with the equality key fields of
+// the table schema ([DeleteSchema]) and, for position deletes, the scan's
+// path rules. Errors are those of the name mapping's parser.
+func (s *Scan) Task(f *DataFile, read *schema.Schema) (table.Task, error) {
+	if read == nil {
+		read = s.ReadSchema
+	}
+	nm, err := s.nameMapping()
+	if err != nil {
+		return table.Task{}, err
+	}
+	rules := "iceberg-v2"
+	if s.Metadata.FormatVersion >= 3 {
+		rules = "iceberg-v3"
+	}
+	deletes := s.DeletesFor(f)
+	var paths *table.PathResolution
+	for _, d := range deletes {
+		if d.Content == table.PositionDeletes {
+			paths = s.Paths
+		}
+	}
+	return table.Task{
+		Path: f.Path, StoredPath: f.StoredPath, Format: f.Format, SizeBytes: f.SizeBytes, RecordCount: f.RecordCount,
+		FileSchemaID: -1, ReadSchema: read, NameMapping: nm, Rules: rules,
+		Constants: s.IdentityConstants(f, read), SpecID: f.SpecID,
+		SequenceNumber: f.SequenceNumber, FileSequenceNumber: f.FileSequenceNumber,
+		Deletes: deletes, DeleteSchema: DeleteSchema(s.ReadSchema, deletes), Paths: paths,
+	}, nil
+}
+
+// nameMapping parses the table's name mapping once per scan.
+func (s *Scan) nameMapping() (schema.NameMapping, error) {
+	s.nmOnce.Do(func() { s.nm, s.nmErr = s.Metadata.NameMapping() })
+	return s.nm, s.nmErr
+}
+
+type nameMappingCache struct {
+	nmOnce sync.Once
+	nm     schema.NameMapping
+	nmErr  error
+}
+
+// Tasks plans the scan opts selects and yields one task per live data file
+// ([Scan.Task], in the read schema of the scan), in manifest-list order
+// then entry order, the order of [Table.Plan]. It streams: the delete
+// manifests are read first (they decide which deletes apply to a data
+// file), then the data manifests, opts.ManifestWorkers (default 8) at a
+// time, each manifest's tasks yielded once it is decoded, so the memory
+// held is the delete files plus a few manifests' entries, whatever the
+// table's size. The first error ends the sequence; stopping early stops
+// reading manifests.
+func (t *Table) Tasks(ctx context.Context, opts ScanOptions) iter.Seq2[table.Task, error] {
+	return func(yield func(table.Task, error) bool) {
+		s, manifests, res, err := t.start(ctx, opts)
+		if err != nil {
+			yield(table.Task{}, err)
+			return
+		}
+		if s.Snapshot == nil {
+			return
+		}
+		var data []ManifestFile
+		var deletes []ManifestFile
+		for _, mf := range manifests {
+			if mf.Content == 1 {
+				deletes = append(deletes, mf)
+			} else {
+				data = append(data, mf)
+			}
+		}
+		w := workers(opts)
+		files := make([][]DataFile, len(deletes))
+		if err := parallel.ForEach(ctx, len(deletes), w, func(ctx context.Context, i int) error {
+			var err error
+			files[i], err = t.readManifest(ctx, res, deletes[i])
+			return err
+		}); err != nil {
+			yield(table.Task{}, err)
+			return
+		}
+		for _, fs := range files {
+			for _, f := range fs {
+				if f.Content != ContentData {
+					s.DeleteFiles = append(s.DeleteFiles, f)
+				}
+			}
+		}
+		window := make([][]DataFile, w)
+		for start := 0; start < len(data); start += w {
+			n := min(w, len(data)-start)
+			if err := parallel.ForEach(ctx, n, w, func(ctx context.Context, i int) error {
+				var err error
+				window[i], err = t.readManifest(ctx, res, data[start+i])
+				return err
+			}); err != nil {
+				yield(table.Task{}, err)
+				return
+			}
+			for i := 0; i < n; i++ {
+				for j := range window[i] {
+					f := &window[i][j]
+					if f.Content != ContentData {
+						yield(table.Task{}, fmt.Errorf("%w: %s: data manifest lists the delete file %s", ErrCorruptManifest, f.ManifestPath, f.StoredPath))
+						return
+					}
+					task, err := s.Task(f, nil)
+					if !yield(task, err) || err != nil {
+						return
+					}
+				}
+				window[i] = nil
+			}
+		}
+	}
+}
+
+// PlanTasks returns every task of [Table.Tasks].
+func (t *Table) PlanTasks(ctx context.Context, opts ScanOptions) ([]table.Task, error) {
+	var out []table.Task
+	for task, err := range t.Tasks(ctx, opts) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, task)
+	}
+	return out, nil
+}
