@@ -243,11 +243,11 @@ func TestCorruptDeleteFiles(t *testing.T) {
 	}{
 		{"DV bad CRC", puffin.ErrCorrupt, func(t *testing.T) (string, string) {
 			dir := copyTable(t, "v3_dv")
-			return dir, flipDV(4 + 12)(t, dir) // a bitmap byte: the CRC no longer matches
+			return dir, flipDV(4+12)(t, dir) // a bitmap byte: the CRC no longer matches
 		}, "corrupt deletion vector crc"},
 		{"DV wrong magic", puffin.ErrCorrupt, func(t *testing.T) (string, string) {
 			dir := copyTable(t, "v3_dv")
-			return dir, flipDV(4 + 5)(t, dir)
+			return dir, flipDV(4+5)(t, dir)
 		}, "corrupt deletion vector magic"},
 		{"DV beyond the file", puffin.ErrCorrupt, func(t *testing.T) (string, string) {
 			dir := copyTable(t, "v3_dv")

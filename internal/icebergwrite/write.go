@@ -9,14 +9,17 @@ package icebergwrite
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
-	"github.com/hamba/avro/v2/ocf"
+	"github.com/hamba/avro/v2"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/lakecat/lakecat/formats/puffin"
@@ -312,25 +315,54 @@ func (t *Table) WriteMetadata() error {
 	return t.writeFile("metadata/version-hint.text", []byte("1"))
 }
 
-// writeOCF writes an Avro object container file with a sync marker derived
-// from its name (deterministic bytes) and returns its size.
+// writeOCF writes an Avro object container file (codec null, one block)
+// with the header keys sorted and a sync marker derived from its name, so
+// the bytes are deterministic, and returns its size.
 func (t *Table) writeOCF(name, schemaJSON string, meta map[string][]byte, recs []map[string]any) (int64, error) {
-	var buf bytes.Buffer
-	var sync [16]byte
-	copy(sync[:], fmt.Sprintf("%-16.16s", name))
-	enc, err := ocf.NewEncoder(schemaJSON, &buf, ocf.WithMetadata(meta), ocf.WithSyncBlock(sync))
+	sc, err := avro.ParseWithCache(schemaJSON, "", &avro.SchemaCache{})
 	if err != nil {
 		return 0, err
 	}
+	var body []byte
 	for _, r := range recs {
-		if err := enc.Encode(r); err != nil {
+		b, err := avro.Marshal(sc, r)
+		if err != nil {
 			return 0, fmt.Errorf("%s: %w", name, err)
 		}
+		body = append(body, b...)
 	}
-	if err := enc.Close(); err != nil {
-		return 0, err
+	meta["avro.schema"] = []byte(schemaJSON)
+	meta["avro.codec"] = []byte("null")
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		keys = append(keys, k)
 	}
-	return int64(buf.Len()), t.writeFile(name, buf.Bytes())
+	sort.Strings(keys)
+	sync := sha256.Sum256([]byte(name))
+	var out bytes.Buffer
+	out.WriteString("Obj\x01")
+	putLong(&out, int64(len(keys)))
+	for _, k := range keys {
+		putBytes(&out, []byte(k))
+		putBytes(&out, meta[k])
+	}
+	putLong(&out, 0)
+	out.Write(sync[:16])
+	putLong(&out, int64(len(recs)))
+	putLong(&out, int64(len(body)))
+	out.Write(body)
+	out.Write(sync[:16])
+	return int64(out.Len()), t.writeFile(name, out.Bytes())
+}
+
+func putLong(b *bytes.Buffer, v int64) {
+	var tmp [binary.MaxVarintLen64]byte
+	b.Write(tmp[:binary.PutVarint(tmp[:], v)]) // zigzag varint, as Avro encodes long
+}
+
+func putBytes(b *bytes.Buffer, v []byte) {
+	putLong(b, int64(len(v)))
+	b.Write(v)
 }
 
 // Avro schemas of the manifest list and manifest entries (Iceberg spec,
