@@ -121,6 +121,11 @@ type TableFile struct {
 	// table format records it (Paimon), else -1.
 	SchemaID int64
 
+	// Deletes are the delete files that apply to the file (Iceberg), as
+	// planned: also when [TableOptions.IgnoreDeletes] leaves them out of
+	// Task.
+	Deletes []table.DeleteFile
+
 	// Task is the file's read as a plain value ([ReadTask] reads it, on
 	// this machine or another); a large Parquet file may have several
 	// tasks, see [Table.Tasks].

@@ -39,13 +39,14 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 		if err != nil {
 			return nil, err
 		}
+		deletes := task.Deletes
 		if ignored {
 			task.Deletes, task.DeleteSchema, task.Paths = nil, nil, nil
 		}
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
 			Partition: partitionString(df.Partition), SchemaID: -1,
-			partition: df.Partition, Task: task,
+			partition: df.Partition, Task: task, Deletes: deletes,
 		})
 	}
 	return t, nil

@@ -111,6 +111,27 @@ type PathRule struct {
 	New string `json:"new"`
 }
 
+// DeletedRows returns how many of the task's file rows its deletes
+// remove, when that is known without reading them: the sum of the record
+// counts of its deletion vectors (a DV's record count is its cardinality)
+// and of its position delete files that name this file as their
+// referenced_data_file (each record deletes one row). It reports false when
+// an equality delete or a position delete file shared with other data files
+// applies, whose effect on this file only reading tells; 0, true for a task
+// without deletes. Rows of other row groups of a split task are counted.
+func (t Task) DeletedRows() (int64, bool) {
+	var n int64
+	for _, d := range t.Deletes {
+		switch {
+		case d.Content == DeletionVector, d.Content == PositionDeletes && d.ReferencedDataFile != "":
+			n += d.RecordCount
+		default:
+			return n, false
+		}
+	}
+	return n, true
+}
+
 // DeleteContent is what a delete file holds.
 type DeleteContent string
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/table"
 )
 
 type filesOptions struct {
@@ -22,8 +23,12 @@ func newFilesCmd(f *factory, runF func(*filesOptions) error) *cobra.Command {
 		Use:   "files TABLE",
 		Short: "List a table's live data files and how each differs from the read schema",
 		Long: `List each live data file of the table: path, format, record count, partition,
-the schema id it was written with (Paimon), and which read columns it lacks
-(null-filled or defaulted) or holds in an older type (promoted). Each file's
+the schema id it was written with (Paimon), which read columns it lacks
+(null-filled or defaulted) or holds in an older type (promoted), the delete
+files that apply to it (Iceberg: kind, record count and path, separated by
+"; ") and how many of its rows they delete where the metadata tells (a
+deletion vector or a position delete file for this file only; "?" when an
+equality delete or a shared position delete file applies). Each file's
 footer is read; no data is decoded.`,
 		Args: cobraArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -48,7 +53,7 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE")
+	fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
 	for i, tf := range t.Files {
 		lacks, older := "", ""
 		p, err := t.Plan(ctx, i)
@@ -68,9 +73,27 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		if tf.RecordCount >= 0 {
 			rows = fmt.Sprint(tf.RecordCount)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(older))
+		deletes, deleted := deleteColumns(tf.Deletes)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(older), deletes, deleted)
 	}
 	return tw.Flush()
+}
+
+// deleteColumns returns the DELETES and DELETED cells of a file's delete
+// files.
+func deleteColumns(files []table.DeleteFile) (deletes, deleted string) {
+	if len(files) == 0 {
+		return "-", "0"
+	}
+	parts := make([]string, len(files))
+	for i, d := range files {
+		parts[i] = fmt.Sprintf("%s %d (%s)", d.Content, d.RecordCount, d.Path)
+	}
+	deleted = "?"
+	if n, ok := (table.Task{Deletes: files}).DeletedRows(); ok {
+		deleted = fmt.Sprint(n)
+	}
+	return strings.Join(parts, "; "), deleted
 }
 
 func dash(s string) string {

@@ -118,3 +118,43 @@ func TestCatDemoTable(t *testing.T) {
 		t.Errorf("cat --as-of: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
+
+// TestFilesDeleteColumns: the DELETES and DELETED cells of `lakecat
+// files` for the generated tables' data files.
+func TestFilesDeleteColumns(t *testing.T) {
+	root := filepath.Join("..", "..", "reader", "testdata", "deletes")
+	cases := []struct {
+		table            string
+		deletes, deleted string
+	}{
+		{"v3_dv", "deletion-vector 2 (DIR/data/dv.puffin)", "2"},
+		{"eq_nulls", "equality-deletes 3 (DIR/data/eq.parquet)", "?"},
+		{"pos_rowgroups", "position-deletes 452 (DIR/data/pos-1.parquet); position-deletes 1 (DIR/data/pos-2.parquet)", "?"},
+	}
+	for _, c := range cases {
+		dir := filepath.ToSlash(filepath.Join(root, c.table))
+		tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deletes, deleted := deleteColumns(tbl.Files[0].Deletes)
+		if want := strings.ReplaceAll(c.deletes, "DIR", dir); deletes != want || deleted != c.deleted {
+			t.Errorf("%s: %q %q, want %q %q", c.table, deletes, deleted, want, c.deleted)
+		}
+	}
+	if d, n := deleteColumns(nil); d != "-" || n != "0" {
+		t.Errorf("no deletes: %q %q", d, n)
+	}
+}
+
+// TestPlanTableDeletes: `lakecat plan TABLE` explains each data file and
+// says how many rows its deletes remove when the metadata tells.
+func TestPlanTableDeletes(t *testing.T) {
+	dir := filepath.ToSlash(filepath.Join("..", "..", "reader", "testdata", "deletes", "v3_dv"))
+	out, errOut, code := runCLI(t, "plan", dir)
+	want := "file " + dir + "/data/d.parquet\n1 id: required long  ← id (long)\n2 v: string  ← v (string)\n" +
+		"deletes: deletion-vector 2 (" + dir + "/data/dv.puffin)\nthe deletes remove 2 of 10 rows\n\n"
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("plan: code %d, stderr %q, stdout:\n%s\nwant\n%s", code, errOut, out, want)
+	}
+}
