@@ -30,7 +30,7 @@ func concTables(t *testing.T) []concTable {
 	pc := filepath.Join(real, "paimon-cpp", "test", "test_data")
 	return []concTable{
 		{"orders (iceberg, generated)", filepath.Join(root, "testdata", "orders"), reader.TableOptions{}},
-		{"paimon_orders (paimon, generated, raw)", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{Raw: true}},
+		{"paimon_orders (paimon, generated, raw)", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}},
 		{"duckdb add_columns_with_defaults", filepath.Join(duck, "add_columns_with_defaults", "default.db", "add_columns_with_defaults"), reader.TableOptions{}},
 		{"duckdb column_mapping", filepath.Join(duck, "column_mapping", "warehouse", "default.db", "my_table"), reader.TableOptions{}},
 		{"duckdb case_sensitive_names", filepath.Join(duck, "case_sensitive_names", "default.db", "case_sensitive_names"), reader.TableOptions{}},

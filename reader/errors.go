@@ -12,4 +12,8 @@ var (
 	// written with). lakecat never matches such a file by position or silently
 	// returns nulls (Iceberg table spec, "Column Projection").
 	ErrNoFieldIDs = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "reader: file has no field ids; supply a name mapping or the file's schema")
+
+	// ErrRowGroupRange is returned for a task that selects row groups of a
+	// file that is not Parquet (only Parquet files are split into tasks).
+	ErrRowGroupRange = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: a row-group range of a file that is not Parquet")
 )

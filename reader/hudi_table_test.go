@@ -97,7 +97,7 @@ func TestHudiMergeOnRead(t *testing.T) {
 		t.Fatalf("err = %v\nwant %s", err, wantErr)
 	}
 	var warnings []string
-	got := scanTableRows(t, dir, reader.TableOptions{IgnoreLogs: true, Warn: func(m string) { warnings = append(warnings, m) }})
+	got := scanTableRows(t, dir, reader.TableOptions{Warn: func(m string) { warnings = append(warnings, m) }, Hudi: reader.HudiOptions{IgnoreLogs: true}})
 	want := rowsOf(strings.Replace(hudiRows, `{"id":1,"name":"Alice","isActive":false`, `{"id":1,"name":"Alice","isActive":true`, 1))
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("base rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 func b64ToUUID(t *testing.T, s string) string {
@@ -106,12 +107,12 @@ func TestIcebergTablesImpalaPathMap(t *testing.T) {
 	// The tables' locations: hdfs://localhost:20500/test-warehouse/<t>
 	// (iceberg_v3), /test-warehouse/<t> (migrated, mixed) and
 	// /test-warehouse/iceberg_test/… (hadoop_catalog).
-	pm := []string{"/test-warehouse/iceberg_test/=" + dir}
+	pm := iceberg.PathMap{{Old: "/test-warehouse/iceberg_test/", New: dir}}
 	for _, t := range []string{"iceberg_v3_default_value", "iceberg_v3_default_value_orc", "iceberg_v3_default_value_avro", "test_default_part"} {
-		pm = append(pm, "hdfs://localhost:20500/test-warehouse/"+t+"/="+dir+"iceberg_v3/"+t+"/")
+		pm = append(pm, iceberg.PathRule{Old: "hdfs://localhost:20500/test-warehouse/" + t + "/", New: dir + "iceberg_v3/" + t + "/"})
 	}
 	for _, t := range []string{"iceberg_migrated_alter_test", "iceberg_migrated_alter_test_orc", "iceberg_mixed_file_format_test"} {
-		pm = append(pm, "/test-warehouse/"+t+"/="+dir+t+"/")
+		pm = append(pm, iceberg.PathRule{Old: "/test-warehouse/" + t + "/", New: dir + t + "/"})
 	}
-	runTableCases(t, impalaCases(reader.TableOptions{NoRebase: true, PathMap: pm}))
+	runTableCases(t, impalaCases(reader.TableOptions{Iceberg: reader.IcebergOptions{NoRebase: true, PathMap: pm}}))
 }

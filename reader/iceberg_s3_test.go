@@ -78,7 +78,7 @@ func upload(t *testing.T, fsys *blob.FS, dir, key string) {
 }
 
 // TestIcebergTableFromS3 serves Iceberg tables from the S3 fake and reads
-// them through OpenTable with blobfs: the same rows as from the folder. The
+// them through OpenTable with storage/blob: the same rows as from the folder. The
 // stored hdfs:// paths are re-rooted at the s3:// location.
 func TestIcebergTableFromS3(t *testing.T) {
 	real := testutil.RealDir(t)

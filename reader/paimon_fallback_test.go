@@ -83,7 +83,7 @@ func TestPaimonFallbackPrimaryKeyBranch(t *testing.T) {
 	if !errors.Is(err, reader.ErrPrimaryKeyTable) || !errors.Is(err, lakecat.ErrUnsupported) || err.Error() != wantErr {
 		t.Errorf("two files: err %v\nwant %s", err, wantErr)
 	}
-	got = scanTableRows(t, two, reader.TableOptions{Raw: true})
+	got = scanTableRows(t, two, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}})
 	if want := `{"id":1,"v":"a"}` + "\n" + `{"id":2,"v":"b"}` + "\n" + `{"id":2,"v":"b2"}`; strings.Join(got, "\n") != want {
 		t.Errorf("two files, raw: %s", strings.Join(got, "\n"))
 	}

@@ -73,7 +73,7 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 		t.Errorf("default open: %v", err)
 	}
 
-	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{Raw: true})
+	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 	if got := strings.Join(files, " "); got != wantFiles {
 		t.Errorf("files:\n%s\nwant\n%s", got, wantFiles)
 	}
-	got := scanTableRows(t, dir, reader.TableOptions{Raw: true})
+	got := scanTableRows(t, dir, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}})
 	if want := rowsOf(ordersRaw); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -107,7 +107,7 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 	// --schema-id 0: the example's columns; order_name is id 1 whatever a
 	// later schema calls it.
 	zero := int64(0)
-	got = scanTableRows(t, dir, reader.TableOptions{Raw: true, SchemaID: &zero, Columns: []string{"order_id", "order_name"}})
+	got = scanTableRows(t, dir, reader.TableOptions{Columns: []string{"order_id", "order_name"}, Paimon: reader.PaimonOptions{Raw: true, SchemaID: &zero}})
 	want := rowsOf(`
 {"order_id":1,"order_name":"alice"}
 {"order_id":10,"order_name":"judy"}

@@ -203,7 +203,7 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		rd, ok := dec.(rowGroupDecoder)
 		if !ok {
 			p.Release()
-			return nil, fmt.Errorf("%w: a row group range of a file that is not Parquet", ErrUnknownFormat)
+			return nil, ErrRowGroupRange
 		}
 		src, before, err = rd.rowGroupBatches(p.FileProjection(), n, mem, opts.firstRowGroup, opts.rowGroups)
 	} else {

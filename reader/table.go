@@ -30,18 +30,18 @@ var (
 	// applied.
 	ErrDeleteFiles = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: table has delete files")
 	// ErrPrimaryKeyTable is matched by the error for a Paimon primary-key
-	// table, whose files need a merge on read; set [TableOptions.Raw] to
+	// table, whose files need a merge on read; set [PaimonOptions.Raw] to
 	// read every stored row with its system columns.
 	ErrPrimaryKeyTable = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: primary-key table needs merge on read")
 	// ErrMergeOnRead is matched by the error for a Hudi table whose file
-	// slices have log files; set [TableOptions.IgnoreLogs] to read base
+	// slices have log files; set [HudiOptions.IgnoreLogs] to read base
 	// files only.
 	ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: merge-on-read table has log files")
 )
 
 // TableOptions configure [OpenTable].
 type TableOptions struct {
-	// storage.FS is the storage (nil: the local file system, [OSFS]).
+	// FS is the storage (nil: the local file system, storage.OSFS).
 	FS storage.FS
 	// SnapshotID reads that snapshot (Iceberg, Paimon) with the schema it
 	// was written with (Iceberg) instead of the current one.
@@ -49,17 +49,6 @@ type TableOptions struct {
 	// AsOf reads the latest snapshot committed at or before this time
 	// (Iceberg; for Hudi, the latest instant at or before it).
 	AsOf time.Time
-	// SchemaID reads a Paimon table with schema-N instead of the latest.
-	SchemaID *int64
-	// Branch reads a Paimon branch (branch/branch-<name>/).
-	Branch string
-	// PathMap rewrites data file paths stored in Iceberg metadata that point
-	// to another warehouse root: "OLD=NEW", the longest OLD prefix wins.
-	PathMap []string
-	// NoRebase turns off re-rooting stored paths under the table location
-	// recorded in the Iceberg metadata at the opened folder; with it, only
-	// PathMap rewrites paths.
-	NoRebase bool
 	// Columns restricts the read schema to these dotted paths. A metadata
 	// column name (_file, _pos, _spec_id, _partition) among them is taken
 	// as if listed in MetadataColumns.
@@ -79,11 +68,14 @@ type TableOptions struct {
 	// are applied otherwise; Paimon deletion vectors, which are refused
 	// otherwise); Warn is told.
 	IgnoreDeletes bool
-	// Raw reads a Paimon primary-key table's files as stored, with their
-	// system columns, instead of refusing it.
-	Raw bool
-	// IgnoreLogs reads a Hudi merge-on-read table's base files only.
-	IgnoreLogs bool
+	// Iceberg, Paimon and Hudi are the options of one table format. Paimon's
+	// SchemaID, Branch and TimeZone set for a table of another format return
+	// [ErrInvalidOption] (they would change what is read); the other
+	// options, refusals lifted (Raw, IgnoreLogs) and path rewrites, do not
+	// apply to other formats and are ignored there.
+	Iceberg IcebergOptions
+	Paimon  PaimonOptions
+	Hudi    HudiOptions
 	// SplitBytes is the size above which [Table.Tasks] splits a Parquet
 	// file at row-group boundaries (0: [DefaultSplitBytes]; negative: never).
 	SplitBytes int64
@@ -94,16 +86,45 @@ type TableOptions struct {
 	BatchRows int
 	Allocator memory.Allocator
 	Limits    Limits
+	// Warn receives warnings (deletes ignored); nil drops them.
+	Warn func(msg string)
+	// Progress: see [ScanOptions].
+	Progress func(ScanProgress)
+}
+
+// IcebergOptions are the options of an Iceberg table read.
+type IcebergOptions struct {
+	// PathMap rewrites data file paths stored in the metadata that point to
+	// another warehouse root (the longest Old prefix wins; see
+	// iceberg.PathMap).
+	PathMap iceberg.PathMap
+	// NoRebase turns off re-rooting stored paths under the table location
+	// recorded in the metadata at the opened folder; with it, only PathMap
+	// rewrites paths.
+	NoRebase bool
+}
+
+// PaimonOptions are the options of a Paimon table read.
+type PaimonOptions struct {
+	// SchemaID reads with schema-N instead of the latest.
+	SchemaID *int64
+	// Branch reads a branch (branch/branch-<name>/).
+	Branch string
+	// Raw reads a primary-key table's files as stored, with their system
+	// columns, instead of refusing it.
+	Raw bool
 	// TimeZone is the session time zone of Paimon's casts between
 	// TIMESTAMP (a wall clock) and TIMESTAMP WITH LOCAL TIME ZONE (an
 	// instant), and from either to INT, DATE or STRING (see
 	// project.Rules.WithTimeZone). Nil means UTC; Paimon Java uses the
 	// JVM's default zone.
 	TimeZone *time.Location
-	// Warn receives warnings (deletes ignored); nil drops them.
-	Warn func(msg string)
-	// Progress: see [ScanOptions].
-	Progress func(ScanProgress)
+}
+
+// HudiOptions are the options of a Hudi table read.
+type HudiOptions struct {
+	// IgnoreLogs reads a merge-on-read table's base files only.
+	IgnoreLogs bool
 }
 
 // TableFile is one live data file of a table read.
@@ -167,8 +188,8 @@ type Table struct {
 // and applied by the scan unless opts.IgnoreDeletes. It refuses, with an
 // error naming the table, a Paimon snapshot with deletion vectors
 // ([ErrDeleteFiles]) unless opts.IgnoreDeletes, a Paimon primary-key table
-// ([ErrPrimaryKeyTable]) unless opts.Raw, and a Hudi table with log files
-// ([ErrMergeOnRead]) unless opts.IgnoreLogs.
+// ([ErrPrimaryKeyTable]) unless opts.Paimon.Raw, and a Hudi table with log
+// files ([ErrMergeOnRead]) unless opts.Hudi.IgnoreLogs.
 func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table, error) {
 	if opts.FS == nil {
 		opts.FS = storage.OSFS{}
@@ -177,8 +198,8 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	if err != nil {
 		return nil, err
 	}
-	if format != table.Paimon && (opts.SchemaID != nil || opts.Branch != "" || opts.Raw) {
-		return nil, fmt.Errorf("%s table %s: %w: schema id, branch and raw reads are Paimon options", format, location, ErrInvalidOption)
+	if format != table.Paimon && (opts.Paimon.SchemaID != nil || opts.Paimon.Branch != "" || opts.Paimon.TimeZone != nil) {
+		return nil, fmt.Errorf("%s table %s: %w: schema id, branch and time zone are Paimon options", format, location, ErrInvalidOption)
 	}
 	if format == table.Hudi && opts.SnapshotID != nil {
 		return nil, fmt.Errorf("%s table %s: %w: a Hudi table is read as of a time (AsOf), not a snapshot id", format, location, ErrInvalidOption)
@@ -303,6 +324,9 @@ func (t *Table) addMetadataColumns(names []string) error {
 		}
 		read.Fields = append(read.Fields, f)
 	}
+	// A fresh Schema: the lookups above cached read's field index before the
+	// metadata fields were appended.
+	read = &schema.Schema{ID: read.ID, Fields: read.Fields, IdentifierFieldIDs: read.IdentifierFieldIDs}
 	t.ReadSchema = read
 	for i := range t.Files {
 		tf := &t.Files[i]

@@ -22,7 +22,7 @@ func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, 
 		return nil, err
 	}
 	if err := scan.LogsError(); err != nil {
-		if !opts.IgnoreLogs {
+		if !opts.Hudi.IgnoreLogs {
 			return nil, fmt.Errorf("%w: %w", ErrMergeOnRead, err)
 		}
 		opts.warn("reading base files only: %v", err)

@@ -12,14 +12,7 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	if err != nil {
 		return nil, err
 	}
-	so := iceberg.ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf, NoRebase: opts.NoRebase}
-	for _, r := range opts.PathMap {
-		rule, err := iceberg.ParsePathRule(r)
-		if err != nil {
-			return nil, err
-		}
-		so.PathMap = append(so.PathMap, rule)
-	}
+	so := iceberg.ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf, PathMap: opts.Iceberg.PathMap, NoRebase: opts.Iceberg.NoRebase}
 	scan, err := tbl.Plan(ctx, so)
 	if err != nil {
 		return nil, err

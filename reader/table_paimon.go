@@ -9,11 +9,11 @@ import (
 )
 
 func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table, error) {
-	tbl, err := paimon.Open(ctx, opts.FS, location, opts.Branch)
+	tbl, err := paimon.Open(ctx, opts.FS, location, opts.Paimon.Branch)
 	if err != nil {
 		return nil, err
 	}
-	scan, err := tbl.Plan(ctx, paimon.ScanOptions{SnapshotID: opts.SnapshotID, SchemaID: opts.SchemaID})
+	scan, err := tbl.Plan(ctx, paimon.ScanOptions{SnapshotID: opts.SnapshotID, SchemaID: opts.Paimon.SchemaID})
 	if err != nil {
 		return nil, err
 	}
@@ -21,7 +21,7 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	// else; deletion vectors are refused next, in raw mode too.
 	raw := false
 	if err := scan.PrimaryKeyError(); err != nil {
-		if !opts.Raw {
+		if !opts.Paimon.Raw {
 			return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
 		}
 		raw = true
@@ -29,7 +29,7 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
 		return nil, err
 	}
-	if !opts.Raw {
+	if !opts.Paimon.Raw {
 		if err := scan.FallbackMergeError(ctx); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
 		}
@@ -40,15 +40,15 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	}
 	t := &Table{ReadSchema: read, CurrentSchemaID: scan.Schema.ID}
 	zone := ""
-	if opts.TimeZone != nil && opts.TimeZone != time.UTC {
-		zone = opts.TimeZone.String()
+	if opts.Paimon.TimeZone != nil && opts.Paimon.TimeZone != time.UTC {
+		zone = opts.Paimon.TimeZone.String()
 	}
-	ids, err := tbl.SchemaIDs(ctx, opts.Branch)
+	ids, err := tbl.SchemaIDs(ctx, opts.Paimon.Branch)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range ids {
-		ps, err := tbl.Schema(ctx, opts.Branch, id)
+		ps, err := tbl.Schema(ctx, opts.Paimon.Branch, id)
 		if err != nil {
 			return nil, err
 		}

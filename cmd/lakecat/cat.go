@@ -17,6 +17,7 @@ type catOptions struct {
 	Paths     []string
 	Schema    schemaFlags
 	Table     tableFlags
+	Catalog   catalogFlags
 	Columns   []string
 	Limit     int64
 	Format    string
@@ -61,6 +62,7 @@ files written under three schema versions) in its current schema.`,
 	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv or arrow (an Arrow IPC stream)")
 	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536)")
 	opts.Table.register(fl)
+	opts.Catalog.register(fl)
 	return c
 }
 
@@ -71,7 +73,10 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if o.BatchRows < 0 {
 		return usageError{fmt.Errorf("--batch-rows must be ≥ 0")}
 	}
-	if len(o.Paths) == 1 && isTable(o.Paths[0]) {
+	if o.Catalog.URL != "" && len(o.Paths) != 1 {
+		return usageError{fmt.Errorf("--catalog takes one TABLE, NS.TABLE")}
+	}
+	if len(o.Paths) == 1 && (isTable(o.Paths[0]) || o.Catalog.applies(o.Paths[0])) {
 		if o.Schema != (schemaFlags{}) {
 			return usageError{fmt.Errorf("--schema, --file-schema, --name-mapping and --rules apply to data files; a table brings its own schemas, name mapping and rules")}
 		}
@@ -169,7 +174,13 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 // catTable prints a whole table: every live data file read through its own
 // schema and aligned to the table's read schema.
 func catTable(ctx context.Context, f *factory, o *catOptions) error {
-	t, err := openTable(ctx, f, o.Paths[0], &o.Table, o.Columns, o.BatchRows)
+	var t *reader.Table
+	var err error
+	if o.Catalog.applies(o.Paths[0]) {
+		t, err = openCatalogTable(ctx, f, &o.Catalog, o.Paths[0], &o.Table, o.Columns, o.BatchRows)
+	} else {
+		t, err = openTable(ctx, f, o.Paths[0], &o.Table, o.Columns, o.BatchRows)
+	}
 	if err != nil {
 		return err
 	}

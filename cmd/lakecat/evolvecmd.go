@@ -25,6 +25,7 @@ type evolveOptions struct {
 	UnionByName   string
 	DryRun        bool
 	AllowBreaking bool
+	Catalog       catalogFlags
 }
 
 // orderedFlag is a pflag.Value that appends each occurrence, with its flag
@@ -84,6 +85,7 @@ earlier rename gave it. New fields get fresh ids above last-column-id.`,
 	fl.StringVar(&opts.UnionByName, "union-by-name", "", "add every field of this schema JSON the table lacks, matched by name")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff without committing")
 	fl.BoolVar(&opts.AllowBreaking, "allow-incompatible-changes", false, "allow changes that break readers of old data (e.g. a required column)")
+	opts.Catalog.register(fl)
 	return c
 }
 
@@ -106,6 +108,9 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 			return err
 		}
 		u.UnionByName(doc.Schema)
+	}
+	if o.Catalog.applies(o.Table) {
+		return evolveCatalog(ctx, f, o, u)
 	}
 	var c evolve.Committer
 	dir := o.Table

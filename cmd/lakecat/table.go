@@ -15,6 +15,7 @@ import (
 
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/storage/blob"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // tableFlags are the flags of a table read (cat, schema, files on a table).
@@ -75,8 +76,10 @@ func (t *tableFlags) forListing() {
 
 func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	o := reader.TableOptions{
-		Branch: t.Branch, PathMap: t.PathMap, IgnoreDeletes: t.IgnoreDeletes, Raw: t.Raw,
-		IgnoreLogs: t.IgnoreLogs, Workers: t.Workers, NoRebase: t.NoRebase,
+		IgnoreDeletes: t.IgnoreDeletes, Workers: t.Workers,
+		Iceberg:  reader.IcebergOptions{NoRebase: t.NoRebase},
+		Paimon:   reader.PaimonOptions{Branch: t.Branch, Raw: t.Raw},
+		Hudi:     reader.HudiOptions{IgnoreLogs: t.IgnoreLogs},
 		Warn:     func(msg string) { fmt.Fprintf(f.Stderr, "lakecat: warning: %s\n", msg) },
 		Progress: progressLine(f.Stderr),
 	}
@@ -90,16 +93,18 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		return o, usageError{fmt.Errorf("give --snapshot-id or --as-of, not both")}
 	}
 	for _, r := range t.PathMap {
-		if i := strings.IndexByte(r, '='); i <= 0 {
+		rule, err := iceberg.ParsePathRule(r)
+		if err != nil {
 			return o, usageError{fmt.Errorf("--path-map %q: want OLD=NEW", r)}
 		}
+		o.Iceberg.PathMap = append(o.Iceberg.PathMap, rule)
 	}
 	if t.TimeZone != "" {
 		loc, err := time.LoadLocation(t.TimeZone)
 		if err != nil {
 			return o, usageError{fmt.Errorf("--time-zone %q: %v", t.TimeZone, err)}
 		}
-		o.TimeZone = loc
+		o.Paimon.TimeZone = loc
 	}
 	if t.SnapshotID != "" {
 		id, err := strconv.ParseInt(t.SnapshotID, 10, 64)
@@ -113,7 +118,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		if err != nil || id < 0 {
 			return o, usageError{fmt.Errorf("--schema-id %q: not a schema id", t.SchemaID)}
 		}
-		o.SchemaID = &id
+		o.Paimon.SchemaID = &id
 	}
 	if t.AsOf != "" {
 		at, err := parseTime(t.AsOf)

@@ -158,3 +158,14 @@ func TestPlanTableDeletes(t *testing.T) {
 		t.Errorf("plan: code %d, stderr %q, stdout:\n%s\nwant\n%s", code, errOut, out, want)
 	}
 }
+
+// TestSchemaIcebergTable: `lakecat schema` of an Iceberg table lifts the
+// refusals for listing (a Paimon raw read among them) without tripping the
+// check that Paimon-only options are not set on other formats.
+func TestSchemaIcebergTable(t *testing.T) {
+	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "orders")
+	out, errOut, code := runCLI(t, "schema", dir)
+	if code != exitOK || errOut != "" || !strings.HasPrefix(out, "iceberg table "+dir+", 3 live data files\nread schema (schema 2)\n") {
+		t.Errorf("schema %s: code %d, stderr %q, stdout:\n%s", dir, code, errOut, out)
+	}
+}

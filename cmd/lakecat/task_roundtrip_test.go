@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -54,7 +53,7 @@ func TestTaskRoundTrip(t *testing.T) {
 	repo := testutil.RepoRoot(t)
 	dirs := append(tableFolders(t, testutil.RealDir(t)), filepath.Join(repo, "testdata", "orders"), filepath.Join(repo, "testdata", "paimon_orders"),
 		multiRowGroupOrders(t))
-	var read, refused, tasks, split, rows int
+	var read, refused, tasks, splits, rows int
 	for _, dir := range dirs {
 		want, _, code := runCLI(t, "cat", dir, "--format", "jsonl")
 		if code != exitOK {
@@ -73,7 +72,7 @@ func TestTaskRoundTrip(t *testing.T) {
 		}
 		for _, task := range planned {
 			if task.RowGroups > 0 {
-				split++
+				splits++
 			}
 		}
 		b, err := json.Marshal(planned)
@@ -98,10 +97,35 @@ func TestTaskRoundTrip(t *testing.T) {
 		tasks += len(planned)
 		rows += strings.Count(want, "\n")
 	}
+	// Split tasks keep each row's position in its file (_pos) and its file.
+	split := multiRowGroupOrders(t)
+	want, errOut, code := runCLI(t, "cat", split, "--format", "jsonl", "--columns", "order_id,_file,_pos")
+	if code != exitOK || !strings.Contains(want, `"_pos":1`) {
+		t.Fatalf("cat _pos: code %d, %s, stdout:\n%s", code, errOut, want)
+	}
+	tbl, err := reader.OpenTable(context.Background(), split, reader.TableOptions{SplitBytes: 1, Columns: []string{"order_id", "_file", "_pos"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned, err := tbl.Tasks(context.Background())
+	if err != nil || len(planned) != 6 || planned[1].FirstRowGroup != 1 || planned[1].RowGroups != 1 {
+		t.Fatalf("tasks %+v, %v", planned, err)
+	}
+	b, err := json.Marshal(planned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = bytes.NewReader(b)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if got, err := cmd.Output(); err != nil || string(got) != want {
+		t.Errorf("_pos through split tasks: %v %s\n got %s\nwant %s", err, stderr.String(), got, want)
+	}
 	t.Logf("%d tables read through JSON tasks in a fresh process (%d tasks, %d of them row-group splits, %d rows); %d refused by cat as well",
-		read, tasks, split, rows, refused)
-	if read < 20 || split == 0 {
-		t.Errorf("too little covered: %d tables, %d split tasks", read, split)
+		read, tasks, splits, rows, refused)
+	if read < 20 || splits == 0 {
+		t.Errorf("too little covered: %d tables, %d split tasks", read, splits)
 	}
 }
 
@@ -109,31 +133,17 @@ func TestTaskRoundTrip(t *testing.T) {
 // files are rewritten with one row per row group (same rows, same schema
 // and field ids), so the split of a file into row-group tasks is covered.
 func multiRowGroupOrders(t *testing.T) string {
-	dst := filepath.Join(t.TempDir(), "orders")
 	src := filepath.Join(testutil.RepoRoot(t), "testdata", "orders")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	return testutil.CopyTree(t, src, filepath.Join(t.TempDir(), "orders"), func(p string, b []byte) ([]byte, error) {
+		if !strings.HasSuffix(p, ".parquet") {
+			return b, nil
+		}
+		b, err := oneRowPerGroup(b)
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if strings.HasSuffix(p, ".parquet") {
-			if b, err = oneRowPerGroup(b); err != nil {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+		return b, nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 func oneRowPerGroup(b []byte) ([]byte, error) {

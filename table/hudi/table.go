@@ -26,7 +26,7 @@ var ErrNoCommits = lakecat.NewSentinel(lakecat.ErrNotFound, "hudi: no completed 
 // timeline) and the data files, in partition folders for a partitioned
 // table.
 type Table struct {
-	// storage.FS is the storage the table is read from.
+	// FS is the storage the table is read from.
 	FS storage.FS
 	// Root is the table folder.
 	Root string
@@ -97,7 +97,7 @@ type ScanOptions struct {
 
 // BaseFile is the latest base file of a file group.
 type BaseFile struct {
-	// Path is the file's path for the table's [FS].
+	// Path is the file's path for the table's FS.
 	Path string
 	// Partition is the partition path relative to the table ("" when the
 	// table is not partitioned).

@@ -46,7 +46,7 @@ func (m PathMap) Apply(p string) (string, bool) {
 }
 
 // resolver turns a path stored in table metadata (manifest list, manifest,
-// data or delete file) into a path for the [FS].
+// data or delete file) into a path for the table's FS.
 //
 // The rules, in order:
 //  1. a [PathMap] rule (longest prefix) rewrites the path; the result is used

@@ -30,7 +30,7 @@ type Metadata = schema.TableMetadata
 
 // Table is an Iceberg table opened from its metadata file.
 type Table struct {
-	// storage.FS is the storage the table is read from.
+	// FS is the storage the table is read from.
 	FS storage.FS
 	// MetadataPath is the path of the table metadata file read.
 	MetadataPath string
@@ -131,7 +131,7 @@ type ScanOptions struct {
 // DataFile is one live data or delete file of a snapshot, with what a scan
 // needs to read it.
 type DataFile struct {
-	// Path is the resolved path, to open through the table's [FS].
+	// Path is the resolved path, to open through the table's FS.
 	Path string
 	// StoredPath is the path as written in the manifest.
 	StoredPath string
@@ -344,7 +344,7 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 }
 
 // Resolve turns a path stored in the table's metadata into a path for the
-// table's [FS], with the rules of opts:
+// table's FS, with the rules of opts:
 //  1. a PathMap rule (longest prefix) rewrites the path; the result is used
 //     as it is (after step 2);
 //  2. a "file://" or "file:" scheme is dropped ("file:///a/b" → "/a/b";

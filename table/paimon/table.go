@@ -27,7 +27,7 @@ var ErrDeletionVectors = lakecat.NewSentinel(lakecat.ErrUnsupported, "paimon: ta
 // snapshot/, manifest/, index/, [partition=value/…]bucket-N/ data files, and
 // branch/branch-<name>/ for branches.
 type Table struct {
-	// storage.FS is the storage the table is read from.
+	// FS is the storage the table is read from.
 	FS storage.FS
 	// Root is the table folder; data files are always under it (branches
 	// share them).
@@ -177,7 +177,7 @@ type ScanOptions struct {
 // DataFile is one live data file of a snapshot (a DataFileMeta of the
 // manifests, Paimon docs "Specification: Manifest").
 type DataFile struct {
-	// Path is the file's path for the table's [FS]:
+	// Path is the file's path for the table's FS:
 	// <root>/[k=v/…]bucket-<N>/<file name>, or the external path (a
 	// "file:" scheme removed).
 	Path string

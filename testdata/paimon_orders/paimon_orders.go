@@ -12,7 +12,7 @@
 // written once, so the stored rows are the merged ones).
 //
 // Regenerate with `go generate ./testdata/paimon_orders` (the generator is
-// reader/internal/paimon/paimonwrite/genorders).
+// table/paimon/paimonwrite/genorders).
 package paimonorders
 
-//go:generate go run ../../reader/internal/paimon/paimonwrite/genorders
+//go:generate go run ../../table/paimon/paimonwrite/genorders
