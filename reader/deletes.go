@@ -113,6 +113,7 @@ type fileDeletes struct {
 	ignore    bool    // count nothing: --ignore-deletes with _deleted
 	scratch   []byte
 	drop      []bool
+	runs      [][2]int
 	keyBuf    []byte
 }
 
@@ -658,27 +659,19 @@ func (fd *fileDeletes) flag(rec arrow.RecordBatch, drop []bool, mem memory.Alloc
 	return out
 }
 
-// filter returns the rows of rec that drop does not mark (kept of them),
-// column by column with Arrow's filter kernel, which copies runs of kept
-// values at once.
+// filter returns the rows of rec that drop does not mark (kept of them):
+// flat columns by copying each run of kept values at once ([filterRuns]),
+// others with Arrow's filter kernel.
 func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop []bool, kept int, mem memory.Allocator) (arrow.RecordBatch, error) {
 	defer rec.Release()
 	n := len(drop)
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(int(bitutil.BytesForBits(int64(n))))
-	bits := buf.Bytes()
-	clear(bits)
-	for i, d := range drop {
-		if !d {
-			bitutil.SetBit(bits, i)
+	fd.runs = keptRuns(fd.runs, drop)
+	var sel arrow.Array
+	defer func() {
+		if sel != nil {
+			sel.Release()
 		}
-	}
-	data := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{nil, buf}, nil, 0, 0)
-	sel := array.MakeFromData(data)
-	data.Release()
-	buf.Release()
-	defer sel.Release()
-	ctx = exec.WithAllocator(ctx, mem)
+	}()
 	cols := make([]arrow.Array, rec.NumCols())
 	release := func() {
 		for _, c := range cols {
@@ -688,7 +681,24 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 		}
 	}
 	for i, c := range rec.Columns() {
-		f, err := compute.FilterArray(ctx, c, sel, *compute.DefaultFilterOptions())
+		if f, ok := filterRuns(c, fd.runs, kept, mem); ok {
+			cols[i] = f
+			continue
+		}
+		if sel == nil {
+			buf := memory.NewResizableBuffer(mem)
+			buf.Resize(int(bitutil.BytesForBits(int64(n))))
+			bits := buf.Bytes()
+			clear(bits)
+			for _, r := range fd.runs {
+				bitutil.SetBitsTo(bits, int64(r[0]), int64(r[1]-r[0]), true)
+			}
+			data := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{nil, buf}, nil, 0, 0)
+			sel = array.MakeFromData(data)
+			data.Release()
+			buf.Release()
+		}
+		f, err := compute.FilterArray(exec.WithAllocator(ctx, mem), c, sel, *compute.DefaultFilterOptions())
 		if err != nil {
 			release()
 			return nil, fmt.Errorf("reader: applying deletes to column %s: %w", rec.Schema().Field(i).Name, err)
