@@ -98,9 +98,93 @@ func (d *taskDeletes) hasEquality() bool {
 }
 
 // eqSet is the keys of the equality deletes with one list of equality ids.
+// A single int or long key is kept in ints (and a null key as nullKey)
+// rather than as encoded bytes in keys.
 type eqSet struct {
-	ids  []int
-	keys map[string]struct{}
+	ids     []int
+	keys    map[string]struct{}
+	ints    map[int64]struct{}
+	nullKey bool
+}
+
+// empty reports whether the set holds no key.
+func (s *eqSet) empty() bool { return len(s.keys) == 0 && len(s.ints) == 0 && !s.nullKey }
+
+// addInts adds the keys of a single int or long column; ok is false for
+// another type.
+func (s *eqSet) addInts(a arrow.Array) bool {
+	switch x := a.(type) {
+	case *array.Int64:
+		if s.ints == nil {
+			s.ints = map[int64]struct{}{}
+		}
+		for i := 0; i < x.Len(); i++ {
+			if x.IsNull(i) {
+				s.nullKey = true
+			} else {
+				s.ints[x.Value(i)] = struct{}{}
+			}
+		}
+	case *array.Int32:
+		if s.ints == nil {
+			s.ints = map[int64]struct{}{}
+		}
+		for i := 0; i < x.Len(); i++ {
+			if x.IsNull(i) {
+				s.nullKey = true
+			} else {
+				s.ints[int64(x.Value(i))] = struct{}{}
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// probeInts marks in drop the rows of a single int or long key column that
+// the set holds, and returns how many it marked; ok is false for another
+// type.
+func (s *eqSet) probeInts(a arrow.Array, drop []bool) (marked int, ok bool) {
+	hit := func(i int, v int64) {
+		if drop[i] {
+			return
+		}
+		if _, in := s.ints[v]; in {
+			drop[i] = true
+			marked++
+		}
+	}
+	nulls := a.NullN() > 0
+	switch x := a.(type) {
+	case *array.Int64:
+		vals := x.Int64Values()
+		for i, v := range vals {
+			if nulls && x.IsNull(i) {
+				if s.nullKey && !drop[i] {
+					drop[i] = true
+					marked++
+				}
+				continue
+			}
+			hit(i, v)
+		}
+	case *array.Int32:
+		vals := x.Int32Values()
+		for i, v := range vals {
+			if nulls && x.IsNull(i) {
+				if s.nullKey && !drop[i] {
+					drop[i] = true
+					marked++
+				}
+				continue
+			}
+			hit(i, int64(v))
+		}
+	default:
+		return 0, false
+	}
+	return marked, true
 }
 
 // fileDeletes is what is applied to one data file's batches.
@@ -111,9 +195,9 @@ type fileDeletes struct {
 	keep      int     // columns of the read schema (extra key columns follow)
 	deleted   int     // column of _deleted, or -1: drop deleted rows
 	ignore    bool    // count nothing: --ignore-deletes with _deleted
-	scratch   []byte
 	drop      []bool
 	runs      [][2]int
+	keepBits  []byte
 	keyBuf    []byte
 }
 
@@ -364,6 +448,12 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 	var buf []byte
 	for rr.Next() {
 		rec := rr.RecordBatch()
+		if len(cols) == 1 && len(set.keys) == 0 && set.addInts(rec.Column(0)) {
+			continue
+		}
+		if set.ints != nil || set.nullKey {
+			return fmt.Errorf("equality field %d read as two types", set.ids[0])
+		}
 		enc, err := keyEncoders(rec, cols)
 		if err != nil {
 			return err
@@ -575,7 +665,16 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 		}
 	}
 	for k, set := range fd.eq {
-		if len(set.keys) == 0 {
+		if set.empty() {
+			continue
+		}
+		if set.ints != nil || set.nullKey {
+			marked, ok := set.probeInts(rec.Column(fd.eqCols[k][0]), drop)
+			if !ok {
+				rec.Release()
+				return nil, fmt.Errorf("%w: equality field %d is not an int or long column", ErrEqualityField, set.ids[0])
+			}
+			dropped += marked
 			continue
 		}
 		enc, err := keyEncoders(rec, fd.eqCols[k])
@@ -666,6 +765,15 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 	defer rec.Release()
 	n := len(drop)
 	fd.runs = keptRuns(fd.runs, drop)
+	nb := int(bitutil.BytesForBits(int64(n)))
+	if cap(fd.keepBits) < nb {
+		fd.keepBits = make([]byte, nb)
+	}
+	keep := fd.keepBits[:nb]
+	clear(keep)
+	for _, r := range fd.runs {
+		bitutil.SetBitsTo(keep, int64(r[0]), int64(r[1]-r[0]), true)
+	}
 	var sel arrow.Array
 	defer func() {
 		if sel != nil {
@@ -681,18 +789,14 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 		}
 	}
 	for i, c := range rec.Columns() {
-		if f, ok := filterRuns(c, fd.runs, kept, mem); ok {
+		if f, ok := filterRuns(c, fd.runs, keep, kept, mem); ok {
 			cols[i] = f
 			continue
 		}
 		if sel == nil {
 			buf := memory.NewResizableBuffer(mem)
 			buf.Resize(int(bitutil.BytesForBits(int64(n))))
-			bits := buf.Bytes()
-			clear(bits)
-			for _, r := range fd.runs {
-				bitutil.SetBitsTo(bits, int64(r[0]), int64(r[1]-r[0]), true)
-			}
+			copy(buf.Bytes(), keep)
 			data := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{nil, buf}, nil, 0, 0)
 			sel = array.MakeFromData(data)
 			data.Release()

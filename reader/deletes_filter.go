@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"math/bits"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -26,11 +28,12 @@ func keptRuns(dst [][2]int, drop []bool) [][2]int {
 	return dst
 }
 
-// filterRuns returns the rows of a in runs (kept rows in all), copying
+// filterRuns returns the rows of a in runs (kept rows in all; keep is the
+// same as a bitmap), copying
 // each run of values at once, for flat fixed-width types (whole bytes) and
 // string and binary with 32-bit offsets; ok is false for another type, which
 // the caller filters with Arrow's kernel.
-func filterRuns(a arrow.Array, runs [][2]int, kept int, mem memory.Allocator) (out arrow.Array, ok bool) {
+func filterRuns(a arrow.Array, runs [][2]int, keep []byte, kept int, mem memory.Allocator) (out arrow.Array, ok bool) {
 	data := a.Data()
 	off := data.Offset()
 	var validity *memory.Buffer
@@ -38,19 +41,7 @@ func filterRuns(a arrow.Array, runs [][2]int, kept int, mem memory.Allocator) (o
 	if a.NullN() > 0 && data.Buffers()[0] != nil {
 		validity = memory.NewResizableBuffer(mem)
 		validity.Resize(int(bitutil.BytesForBits(int64(kept))))
-		src, dst := data.Buffers()[0].Bytes(), validity.Bytes()
-		clear(dst)
-		k, set := 0, 0
-		for _, r := range runs {
-			for i := off + r[0]; i < off+r[1]; i++ {
-				if src[i>>3]&(1<<(i&7)) != 0 {
-					dst[k>>3] |= 1 << (k & 7)
-					set++
-				}
-				k++
-			}
-		}
-		nulls = kept - set
+		nulls = kept - copyBits(validity.Bytes(), data.Buffers()[0].Bytes(), off, keep)
 	}
 	release := func() {
 		if validity != nil {
@@ -117,4 +108,58 @@ func filterRuns(a arrow.Array, runs [][2]int, kept int, mem memory.Allocator) (o
 	}
 	release()
 	return nil, false
+}
+
+// compactTable[b<<8|m] holds the bits of byte b where mask m is set,
+// packed from bit 0 (low byte), and their number (high byte).
+var compactTable = func() *[1 << 16]uint16 {
+	var t [1 << 16]uint16
+	for b := 0; b < 256; b++ {
+		for m := 0; m < 256; m++ {
+			v, n := 0, 0
+			for k := 0; k < 8; k++ {
+				if m&(1<<k) != 0 {
+					v |= (b >> k & 1) << n
+					n++
+				}
+			}
+			t[b<<8|m] = uint16(n)<<8 | uint16(v)
+		}
+	}
+	return &t
+}()
+
+// copyBits writes the bits of src from bit off that keep (a bitmap of the
+// rows from 0, no bit set past the last row) marks, in order, to dst from
+// bit 0, and returns how many are set: a byte of eight rows at a time
+// through compactTable.
+func copyBits(dst, src []byte, off int, keep []byte) int {
+	var acc uint64
+	nacc, k, set := 0, 0, 0
+	sh := uint(off & 7)
+	base := off >> 3
+	for j, m := range keep {
+		if m == 0 {
+			continue
+		}
+		b := src[base+j] >> sh
+		if sh != 0 && base+j+1 < len(src) {
+			b |= src[base+j+1] << (8 - sh)
+		}
+		e := compactTable[int(b)<<8|int(m)]
+		v := uint64(e & 0xff)
+		set += bits.OnesCount64(v)
+		acc |= v << nacc
+		nacc += int(e >> 8)
+		for nacc >= 8 {
+			dst[k] = byte(acc)
+			acc >>= 8
+			nacc -= 8
+			k++
+		}
+	}
+	if nacc > 0 {
+		dst[k] = byte(acc)
+	}
+	return set
 }

@@ -44,9 +44,15 @@ func TestFilterRuns(t *testing.T) {
 	sel := bb.NewArray()
 	defer sel.Release()
 	runs := keptRuns(nil, drop)
+	keep := make([]byte, 4)
+	for i, d := range drop {
+		if !d {
+			keep[i/8] |= 1 << (i % 8)
+		}
+	}
 	for _, a := range []arrow.Array{ints, strs} {
 		s := array.NewSlice(a, 5, 35)
-		got, ok := filterRuns(s, runs, kept, mem)
+		got, ok := filterRuns(s, runs, keep, kept, mem)
 		if !ok {
 			t.Fatalf("%s: not filtered", a.DataType())
 		}
