@@ -40,10 +40,19 @@ type Options struct {
 	// is Iceberg format v1/v2.
 	Rules project.Rules
 	// Constants fill fields the file lacks by field id (identity-partition
-	// values, metadata columns), in the Go forms of [schema.Field]. A
-	// top-level read field with id [FieldIDPos] (_pos) needs none: it is
-	// filled with each row's position in the file.
+	// values, metadata columns), in the Go forms of [schema.Field]. The
+	// top-level read field _pos with id PosFieldID needs none: it is filled
+	// with each row's position in the file.
 	Constants map[int]any
+	// PosFieldID is the field id of the _pos metadata column in ReadSchema
+	// (0: [FieldIDPos]); [OpenTable] sets it to an id the table does not
+	// use.
+	PosFieldID int
+	// DeletedFieldID is the field id of the _deleted metadata column in
+	// ReadSchema (0: [FieldIDDeleted]): a top-level boolean read field
+	// _deleted with that id is false for every row, and true for the rows
+	// a task's deletes delete, which are then kept.
+	DeletedFieldID int
 	// BatchRows is the number of rows per batch (0: [DefaultBatchRows]).
 	BatchRows int
 	// Allocator allocates every Arrow buffer (nil: memory.DefaultAllocator).
@@ -146,7 +155,8 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 			read = selfDescribed(resolved)
 		}
 	}
-	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withDeletedConstant(read, withPosConstant(read, opts.Constants))})
+	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules,
+		Constants: withDeletedConstant(read, withPosConstant(read, opts.Constants, opts.posFieldID()), opts.deletedFieldID())})
 }
 
 func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileReader, error) {
@@ -183,7 +193,7 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 			p.Release()
 			return nil, err
 		}
-		del.keep, del.deleted = out.NumFields(), deletedIndex(read)
+		del.keep, del.deleted = out.NumFields(), deletedIndex(read, opts.deletedFieldID())
 		if err := del.keyColumns(opts.ReadSchema); err != nil {
 			p.Release()
 			return nil, err
@@ -213,7 +223,7 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		p.Release()
 		return nil, err
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read), rows: before, del: del}, nil
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.

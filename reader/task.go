@@ -92,7 +92,8 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 	return Options{
 		deletes: deletes,
 		Name:    task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
-		Rules: rules, Constants: task.Constants, BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
+		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,
+		BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
 		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups,
 	}, nil
 }
