@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
@@ -93,16 +93,11 @@ func OpenFile(ctx context.Context, path string, opts Options) (array.RecordReade
 	if opts.Name == "" {
 		opts.Name = path
 	}
-	f, err := os.Open(path)
+	f, size, err := osfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	rr, err := Open(ctx, f, st.Size(), opts)
+	rr, err := Open(ctx, f, size, opts)
 	if err != nil {
 		f.Close()
 		return nil, err

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
@@ -103,20 +105,14 @@ func (in *input) Close() error {
 }
 
 func openInput(path string) (*input, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
+	f, size, err := osfile.Open(path)
+	if errors.Is(err, osfile.ErrIsDir) {
 		return nil, usageError{fmt.Errorf("%s: is a directory: give one TABLE, or one or more data FILEs", path)}
 	}
-	return &input{name: path, r: f, size: st.Size(), file: f}, nil
+	if err != nil {
+		return nil, err
+	}
+	return &input{name: path, r: f, size: size, file: f}, nil
 }
 
 // demoInputs returns the bundled demo table's data files and its current

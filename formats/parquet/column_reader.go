@@ -79,11 +79,12 @@ type leafReader struct {
 
 	rg  int    // next row group
 	hdr []byte // page header window
-	// lz4buf holds an LZ4_RAW page and its decoding while checkPagePayload
-	// checks it.
-	lz4buf []byte
-	pages  pq.Pages
-	page   pq.Page
+	// payload and decoded hold a compressed page and its decoding while
+	// checkPagePayload checks it.
+	payload []byte
+	decoded []byte
+	pages   pq.Pages
+	page    pq.Page
 
 	// Current page.
 	def, rep []byte // levels (nil when the max level is 0)
@@ -248,12 +249,30 @@ func (lr *leafReader) checkPageHeaders(start, size int64, codec format.Compressi
 			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
 				Err: fmt.Errorf("page claims %d uncompressed bytes (limit %d)", h.UncompressedPageSize, lr.f.limits.ColumnChunkBytes)}
 		}
+		if v := pageValues(&h); v > maxPageValues {
+			return unsupportedf("%s: column %s: page at offset %d holds %d values (cap %d)",
+				displayName(lr.f.name), lr.ln.phys.path, start+off, v, maxPageValues)
+		}
 		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
 			return readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
 		}
 		off += int64(h.CompressedPageSize)
 	}
 	return nil
+}
+
+// pageValues returns the number of values (level entries) a page header
+// states, 0 for pages without values.
+func pageValues(h *format.PageHeader) int64 {
+	switch {
+	case h.DataPageHeader.Valid:
+		return int64(h.DataPageHeader.V.NumValues)
+	case h.DataPageHeaderV2.Valid:
+		return int64(h.DataPageHeaderV2.V.NumValues)
+	case h.DictionaryPageHeader.Valid:
+		return int64(h.DictionaryPageHeader.V.NumValues)
+	}
+	return 0
 }
 
 // readPageHeader decodes the page header at off, reading a window that grows
@@ -276,17 +295,22 @@ func (lr *leafReader) readPageHeader(off, remain int64) (h format.PageHeader, n 
 		if err := readFull(lr.f.r, buf, off); err != nil {
 			return h, 0, err
 		}
-		r := bytes.NewReader(buf)
+		// The header's lengths and nesting are checked before parquet-go's
+		// decoder sees it (here and again when it reads the pages).
+		n, err := checkCompact(buf, maxThriftDepth, maxPageHeaderDecodedBytes)
+		if err != nil {
+			if win == remain || win >= maxPageHeaderBytes || !errors.Is(err, io.ErrUnexpectedEOF) {
+				return h, 0, err
+			}
+			win = min(8*win, maxPageHeaderBytes)
+			continue
+		}
 		h = format.PageHeader{}
 		var proto thrift.CompactProtocol
-		err := thrift.NewDecoder(proto.NewReader(r)).Decode(&h)
-		if err == nil {
-			return h, int(win) - r.Len(), nil
-		}
-		if win == remain || win >= maxPageHeaderBytes || !errors.Is(err, io.ErrUnexpectedEOF) {
+		if err := thrift.NewDecoder(proto.NewReader(bytes.NewReader(buf[:n]))).Decode(&h); err != nil {
 			return h, 0, err
 		}
-		win *= 8
+		return h, n, nil
 	}
 }
 

@@ -312,6 +312,9 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 		if e.Status == StatusDeleted {
 			continue
 		}
+		if e.FilePath == "" {
+			return nil, fmt.Errorf("iceberg: %s: %w: a live entry has an empty file_path", mf.Path, ErrCorruptManifest)
+		}
 		f := DataFile{
 			Path:               res.resolve(e.FilePath),
 			StoredPath:         e.FilePath,
