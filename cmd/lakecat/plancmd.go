@@ -52,7 +52,10 @@ delete files for that file alone), in text format.`,
 }
 
 func runPlan(f *factory, o *planOptions) error {
-	if isTable(o.Path) && o.Format == "text" {
+	if isTable(o.Path) {
+		if o.Format != "text" {
+			return usageError{fmt.Errorf("plan %s: a table's plan is text only; --format json explains one FILE", o.Path)}
+		}
 		return runTablePlan(f, o)
 	}
 	ropts, err := o.Schema.readOptions()

@@ -443,8 +443,8 @@ func (s *Scan) DeletesError() error {
 	return &DeletesError{SnapshotID: id, Counts: counts, Summary: strings.Join(parts, ", ")}
 }
 
-// DeletesError reports the delete files of a snapshot that a reader does not
-// apply.
+// DeletesError summarizes the delete files of a snapshot, for a reader
+// told not to apply them (it warns with it) or a caller that refuses them.
 type DeletesError struct {
 	// SnapshotID is the snapshot read.
 	SnapshotID int64
@@ -457,7 +457,7 @@ type DeletesError struct {
 
 // Error implements error.
 func (e *DeletesError) Error() string {
-	return fmt.Sprintf("iceberg: snapshot %d has delete files (%s); applying deletes is not supported", e.SnapshotID, e.Summary)
+	return fmt.Sprintf("iceberg: snapshot %d has delete files (%s)", e.SnapshotID, e.Summary)
 }
 
 // Unwrap returns [ErrDeleteFiles].
