@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"slices"
 	"strconv"
@@ -61,7 +62,8 @@ type DeleteFileError struct {
 	DeleteFile, DataFile string
 	// Kind is "position deletes", "deletion vector" or "equality deletes".
 	Kind string
-	// Class is ErrCorruptDeleteFile or ErrEqualityField.
+	// Class is ErrCorruptDeleteFile or ErrEqualityField, or nil for a
+	// delete file that is missing or whose read was canceled.
 	Class error
 	Err   error
 }
@@ -70,8 +72,13 @@ func (e *DeleteFileError) Error() string {
 	return fmt.Sprintf("%s of %s: %s: %v", e.Kind, e.DataFile, e.DeleteFile, e.Err)
 }
 
-// Unwrap returns the class and the cause.
-func (e *DeleteFileError) Unwrap() []error { return []error{e.Class, e.Err} }
+// Unwrap returns the class (when set) and the cause.
+func (e *DeleteFileError) Unwrap() []error {
+	if e.Class == nil {
+		return []error{e.Err}
+	}
+	return []error{e.Class, e.Err}
+}
 
 // taskDeletes is what a task's deletes need: carried in [Options] to the
 // worker that opens the data file.
@@ -253,7 +260,12 @@ func (d *taskDeletes) load(ctx context.Context, numRows int64, mem memory.Alloca
 	return fd, nil
 }
 
+// wrap returns err as the [*DeleteFileError] of f, of class class, except
+// a missing file or a canceled read, which keep their own class.
 func (d *taskDeletes) wrap(f table.DeleteFile, class, err error) error {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		class = nil
+	}
 	kind := "position deletes"
 	switch f.Content {
 	case table.DeletionVector:
@@ -271,6 +283,10 @@ func (d *taskDeletes) wrap(f table.DeleteFile, class, err error) error {
 // readPositions returns the positions f deletes in the data file.
 func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem memory.Allocator) (*roaring64.Bitmap, error) {
 	if f.Content == table.DeletionVector {
+		if f.ReferencedDataFile == "" {
+			// Iceberg spec, "Deletion Vectors": a DV names its data file.
+			return nil, errors.New("a deletion vector without referenced_data_file")
+		}
 		file, err := d.fsys.Open(ctx, f.Path)
 		if err != nil {
 			return nil, err

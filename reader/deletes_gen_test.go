@@ -310,3 +310,18 @@ func TestCorruptDeleteFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingDeleteFile: a delete file that is gone is a DeleteFileError
+// naming it, of the not-found class (not corrupt).
+func TestMissingDeleteFile(t *testing.T) {
+	dir := copyTable(t, "v3_dv")
+	p := filepath.Join(dir, "data/dv.puffin")
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	err := scanError(t, dir)
+	var de *reader.DeleteFileError
+	if !errors.As(err, &de) || de.DeleteFile != filepath.ToSlash(p) || lakecat.ClassOf(err) != lakecat.ErrNotFound {
+		t.Fatalf("err = %v, want a not-found DeleteFileError naming %s", err, p)
+	}
+}
