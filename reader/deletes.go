@@ -215,6 +215,10 @@ var posDeleteSchema = schema.New(-1,
 	&schema.Field{ID: FieldIDDeleteFilePos, Name: "pos", Type: schema.Long, Required: true},
 )
 
+// posOnlySchema reads the positions alone, of a position delete file that
+// names its one data file.
+var posOnlySchema = schema.New(-1, &schema.Field{ID: FieldIDDeleteFilePos, Name: "pos", Type: schema.Long, Required: true})
+
 // posDeleteMapping gives a position delete file written without ids its
 // columns' reserved ids.
 var posDeleteMapping = schema.NameMapping{
@@ -294,7 +298,14 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 		defer file.Close()
 		return puffin.ReadDeletionVector(file, file.Size(), f.ContentOffset, f.ContentSizeBytes)
 	}
-	rr, err := d.openDeleteFile(ctx, f, posDeleteSchema, posDeleteMapping, nil, mem)
+	// A file with referenced_data_file holds deletes of that file only
+	// (Iceberg spec, "Manifests": referenced_data_file), which planning
+	// matched to this one: its file_path column is not read.
+	read := posDeleteSchema
+	if f.ReferencedDataFile != "" {
+		read = posOnlySchema
+	}
+	rr, err := d.openDeleteFile(ctx, f, read, posDeleteMapping, nil, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -304,14 +315,17 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 	match := d.dataFileMatcher()
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		paths, ok1 := rec.Column(0).(*array.String)
-		pos, ok2 := rec.Column(1).(*array.Int64)
-		if !ok1 || !ok2 {
+		var paths *array.String
+		pos, ok := rec.Column(int(rec.NumCols()) - 1).(*array.Int64)
+		if rec.NumCols() == 2 {
+			paths, _ = rec.Column(0).(*array.String)
+		}
+		if !ok || (rec.NumCols() == 2 && paths == nil) {
 			return nil, fmt.Errorf("file_path or pos of an unexpected type")
 		}
 		buf = buf[:0]
-		for i := 0; i < paths.Len(); i++ {
-			if !match(paths.Value(i)) {
+		for i := 0; i < pos.Len(); i++ {
+			if paths != nil && !match(paths.Value(i)) {
 				continue
 			}
 			p := pos.Value(i)
