@@ -136,7 +136,7 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 	read := opts.ReadSchema
 	var resolved *schema.Schema
 	if read == nil && opts.WriterSchema == nil && opts.NameMapping == nil {
-		resolved = selfDescribed(file)
+		resolved = SelfDescribed(file)
 		read = resolved
 	} else {
 		var err error
@@ -147,7 +147,7 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 			alignInstants(resolved.Fields, opts.WriterSchema)
 		}
 		if read == nil {
-			read = selfDescribed(resolved)
+			read = SelfDescribed(resolved)
 		}
 	}
 	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules,

@@ -152,7 +152,10 @@ func JoinPath(dir, name string) string {
 	return strings.TrimSuffix(dir, "/") + "/" + strings.TrimPrefix(name, "/")
 }
 
-// ParentDir returns the part of p before its last slash ("" if none).
+// ParentDir returns the part of p before its last slash: "." for a
+// relative name without one ("metadata", the parent of
+// "metadata/v1.metadata.json" opened inside a table folder, lies in the
+// current folder), "" for "".
 func ParentDir(p string) string {
 	p = strings.TrimSuffix(p, "/")
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
@@ -161,7 +164,10 @@ func ParentDir(p string) string {
 		}
 		return p[:i]
 	}
-	return ""
+	if p == "" {
+		return ""
+	}
+	return "."
 }
 
 // BaseName returns the part of p after its last slash.

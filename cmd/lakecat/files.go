@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -14,6 +15,7 @@ import (
 
 type filesOptions struct {
 	Table      string
+	Format     string
 	TableFlags tableFlags
 }
 
@@ -33,13 +35,17 @@ footer is read; no data is decoded.`,
 		Args: cobraArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Table = args[0]
+			if opts.Format != "text" && opts.Format != "json" {
+				return usageError{fmt.Errorf("unknown --format %q (want text or json)", opts.Format)}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return runFiles(c.Context(), f, opts)
 		},
 	}
-	opts.TableFlags.register(c.Flags())
+	c.Flags().StringVar(&opts.Format, "format", "text", "text, or json: one object per line for each file")
+	opts.TableFlags.registerListing(c.Flags())
 	return c
 }
 
@@ -53,30 +59,83 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
+	enc := json.NewEncoder(f.Stdout)
+	if o.Format == "text" {
+		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
+	}
 	for i, tf := range t.Files {
-		lacks, older := "", ""
+		fj := fileJSON{Path: tf.Path, Format: tf.Format, Partition: tf.Partition, Lacks: []string{}, OlderType: []olderJSON{}, Deletes: []deleteJSON{}}
+		for _, d := range tf.Deletes {
+			fj.Deletes = append(fj.Deletes, deleteJSON{Kind: string(d.Content), Path: d.Path, RecordCount: d.RecordCount})
+		}
+		if n, ok := (table.Task{Deletes: tf.Deletes}).DeletedRows(); ok {
+			fj.DeletedRows = &n
+		}
+		var l, older []string
 		p, err := t.Plan(ctx, i)
 		if err != nil {
-			lacks = "error: " + strings.ReplaceAll(err.Error(), "\n", " ")
+			fj.Error = strings.ReplaceAll(err.Error(), "\n", " ")
 		} else {
-			var l, o []string
-			collectDiffs(p.Explain().Fields, "", &l, &o)
+			var od []olderJSON
+			collectDiffs(p.Explain().Fields, "", &l, &od)
 			p.Release()
-			lacks, older = strings.Join(l, ","), strings.Join(o, ",")
+			for _, d := range od {
+				older = append(older, fmt.Sprintf("%s(%s)", d.Name, d.From))
+			}
+			fj.Lacks, fj.OlderType = append(fj.Lacks, l...), append(fj.OlderType, od...)
 		}
-		schemaID := "-"
 		if tf.SchemaID >= 0 {
-			schemaID = fmt.Sprint(tf.SchemaID)
+			id := tf.SchemaID
+			fj.SchemaID = &id
 		}
-		rows := "-"
 		if tf.RecordCount >= 0 {
-			rows = fmt.Sprint(tf.RecordCount)
+			n := tf.RecordCount
+			fj.Rows = &n
+		}
+		if o.Format == "json" {
+			if err := enc.Encode(fj); err != nil {
+				return err
+			}
+			continue
+		}
+		lacks := strings.Join(l, ",")
+		if fj.Error != "" {
+			lacks = "error: " + fj.Error
+		}
+		schemaID, rows := "-", "-"
+		if fj.SchemaID != nil {
+			schemaID = fmt.Sprint(*fj.SchemaID)
+		}
+		if fj.Rows != nil {
+			rows = fmt.Sprint(*fj.Rows)
 		}
 		deletes, deleted := deleteColumns(tf.Deletes)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(older), deletes, deleted)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
 	}
 	return tw.Flush()
+}
+
+// fileJSON is one line of `lakecat files --format json`.
+type fileJSON struct {
+	Path      string      `json:"path"`
+	Format    string      `json:"format"`
+	Rows      *int64      `json:"rows"`      // null: not recorded
+	Partition string      `json:"partition"` // "name=value,…", "" for none
+	SchemaID  *int64      `json:"schema-id"` // null: not recorded (Iceberg, Hudi)
+	Lacks     []string    `json:"lacks"`     // read columns the file lacks (null-filled or defaulted)
+	OlderType []olderJSON `json:"older-type"`
+	Error     string      `json:"error,omitempty"` // the file's plan failed
+	// Deletes are the delete files that apply (Iceberg); DeletedRows how
+	// many rows they delete, null when only reading them tells.
+	Deletes     []deleteJSON `json:"deletes"`
+	DeletedRows *int64       `json:"deleted-rows"`
+}
+
+// deleteJSON is a delete file of a data file.
+type deleteJSON struct {
+	Kind        string `json:"kind"` // position-deletes, equality-deletes, deletion-vector
+	Path        string `json:"path"`
+	RecordCount int64  `json:"record-count"`
 }
 
 // deleteColumns returns the DELETES and DELETED cells of a file's delete
@@ -96,6 +155,12 @@ func deleteColumns(files []table.DeleteFile) (deletes, deleted string) {
 	return strings.Join(parts, "; "), deleted
 }
 
+// olderJSON is a read column a file holds in an older type.
+type olderJSON struct {
+	Name string `json:"name"`
+	From string `json:"from"`
+}
+
 func dash(s string) string {
 	if s == "" {
 		return "-"
@@ -105,14 +170,14 @@ func dash(s string) string {
 
 // collectDiffs lists, by dotted name, the read fields a file lacks and the
 // ones it holds in an older type.
-func collectDiffs(steps []project.Step, prefix string, lacks, older *[]string) {
+func collectDiffs(steps []project.Step, prefix string, lacks *[]string, older *[]olderJSON) {
 	for _, s := range steps {
 		name := prefix + s.Name
 		switch s.Action {
 		case project.ActionNull, project.ActionDefault:
 			*lacks = append(*lacks, name)
 		case project.ActionPromote:
-			*older = append(*older, fmt.Sprintf("%s(%s)", name, s.PromotedFrom))
+			*older = append(*older, olderJSON{name, fmt.Sprint(s.PromotedFrom)})
 		}
 		collectDiffs(s.Children, name+".", lacks, older)
 	}

@@ -169,3 +169,19 @@ func TestSchemaIcebergTable(t *testing.T) {
 		t.Errorf("schema %s: code %d, stderr %q, stdout:\n%s", dir, code, errOut, out)
 	}
 }
+
+// TestFilesJSONDeletes: files --format json lists a data file's delete
+// files and the rows they delete (null when only reading them tells).
+func TestFilesJSONDeletes(t *testing.T) {
+	root := filepath.ToSlash(filepath.Join("..", "..", "reader", "testdata", "deletes"))
+	out, errOut, code := runCLI(t, "files", root+"/v3_dv", "--format", "json")
+	want := `{"path":"` + root + `/v3_dv/data/d.parquet","format":"PARQUET","rows":10,"partition":"","schema-id":null,"lacks":[],"older-type":[],` +
+		`"deletes":[{"kind":"deletion-vector","path":"` + root + `/v3_dv/data/dv.puffin","record-count":2}],"deleted-rows":2}` + "\n"
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("files v3_dv: code %d, stderr %q, stdout:\n%s\nwant\n%s", code, errOut, out, want)
+	}
+	out, _, code = runCLI(t, "files", root+"/eq_nulls", "--format", "json")
+	if code != exitOK || !strings.Contains(out, `"record-count":3}],"deleted-rows":null}`) {
+		t.Errorf("files eq_nulls: code %d, stdout:\n%s", code, out)
+	}
+}

@@ -85,6 +85,12 @@ type leafReader struct {
 	decoded []byte
 	pages   pq.Pages
 	page    pq.Page
+	// dataOrd counts the data pages of the chunk read so far; emptyV2
+	// lists the chunk's data pages that have no values section (see
+	// emptyV2Page), and emptyLevels, emptyRep, emptyDef are their buffers.
+	dataOrd                         int
+	emptyV2                         []emptyV2Page
+	emptyLevels, emptyRep, emptyDef []byte
 
 	// Current page.
 	def, rep []byte // levels (nil when the max level is 0)
@@ -235,6 +241,8 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 // header, it checks the payload too (checkPagePayload).
 func (lr *leafReader) checkPageHeaders(start, size int64, codec format.CompressionCodec) error {
 	off := int64(0)
+	lr.emptyV2, lr.dataOrd = lr.emptyV2[:0], 0
+	ord := 0
 	for off < size {
 		h, n, err := lr.readPageHeader(start+off, size-off)
 		if err != nil {
@@ -255,6 +263,15 @@ func (lr *leafReader) checkPageHeaders(start, size int64, codec format.Compressi
 		}
 		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
 			return readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
+		}
+		if emptyV2(codec, &h) {
+			v2 := &h.DataPageHeaderV2.V
+			lr.emptyV2 = append(lr.emptyV2, emptyV2Page{ord: ord, levelsOff: start + off,
+				repLen: v2.RepetitionLevelsByteLength, defLen: v2.DefinitionLevelsByteLength,
+				numValues: v2.NumValues, numNonNulls: v2.NumValues - v2.NumNulls})
+		}
+		if h.Type == format.DataPage || h.Type == format.DataPageV2 {
+			ord++
 		}
 		off += int64(h.CompressedPageSize)
 	}
@@ -350,18 +367,40 @@ func (lr *leafReader) nextPage() (bool, error) {
 			lr.pages = nil
 			continue
 		}
+		ord := lr.dataOrd
+		lr.dataOrd++
 		if err != nil {
-			return false, wrapPQ(lr.f.name, "page of column "+lr.ln.phys.path, err)
-		}
-		lr.page = pg
-		if err := lr.setupPage(pg); err != nil {
-			return false, err
+			// parquet-go consumed the page before failing on it: an empty
+			// v2 page is decoded here instead (see emptyV2Page).
+			ep := lr.emptyV2Page(ord)
+			if ep == nil {
+				return false, wrapPQ(lr.f.name, "page of column "+lr.ln.phys.path, err)
+			}
+			if err := lr.setupEmptyV2(ep); err != nil {
+				return false, err
+			}
+		} else {
+			lr.page = pg
+			if err := lr.setupPage(pg); err != nil {
+				return false, err
+			}
 		}
 		if lr.nEntries > 0 {
 			return true, nil
 		}
 		lr.releasePage()
 	}
+}
+
+// emptyV2Page returns the chunk's empty v2 data page of ordinal ord, or
+// nil.
+func (lr *leafReader) emptyV2Page(ord int) *emptyV2Page {
+	for i := range lr.emptyV2 {
+		if lr.emptyV2[i].ord == ord {
+			return &lr.emptyV2[i]
+		}
+	}
+	return nil
 }
 
 func (lr *leafReader) setupPage(pg pq.Page) (err error) {
