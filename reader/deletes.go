@@ -649,6 +649,9 @@ func appendU64(dst []byte, v uint64, width int) []byte {
 // keyColumns records, for each equality set, the column of rec (laid out as
 // read) that holds each of its ids.
 func (fd *fileDeletes) keyColumns(read *schema.Schema) error {
+	if len(fd.eq) > 0 && read == nil {
+		return fmt.Errorf("%w: equality deletes need a read schema", ErrEqualityField)
+	}
 	fd.eqCols = make([][]int, len(fd.eq))
 	for k, set := range fd.eq {
 		cols := make([]int, len(set.ids))
