@@ -9,6 +9,7 @@ import (
 	"github.com/lakecat/lakecat/formats/avro"
 	"github.com/lakecat/lakecat/formats/orc"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/formats/puffin"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
@@ -41,6 +42,9 @@ func TestPackageSentinels(t *testing.T) {
 		{schema.ErrColumnNotFound, lakecat.ErrNotFound, "schema: column not found"},
 		{reader.ErrListOnly, lakecat.ErrInvalidArgument, "reader: table opened to list files, not to read rows"},
 		{reader.ErrUnknownFormat, lakecat.ErrUnsupported, "reader: unknown file format"},
+		{reader.ErrCorruptDeleteFile, lakecat.ErrCorrupt, "reader: corrupt delete file"},
+		{reader.ErrEqualityField, lakecat.ErrUnsupported, "reader: equality delete field cannot be matched"},
+		{puffin.ErrCorrupt, lakecat.ErrCorrupt, "puffin: corrupt file"},
 		{reader.ErrNoFieldIDs, lakecat.ErrIncompatibleSchema, "reader: file has no field ids; supply a name mapping or the file's schema"},
 		{project.ErrIncompatibleType, lakecat.ErrIncompatibleSchema, "incompatible type"},
 		{project.ErrValueOutOfRange, lakecat.ErrIncompatibleSchema, "value does not fit the read type"},

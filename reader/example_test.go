@@ -123,3 +123,38 @@ func ExampleReadTask() {
 	//   customer ["dave" "erin"]
 	//   channel ["app" (null)]
 }
+
+// ExampleReadTask_deletes plans an Iceberg table whose snapshot has an
+// equality delete of the unpartitioned spec (id 1, in every partition) and
+// one of partition region=a (id 2), and reads its tasks: the deletes each
+// task carries are applied.
+func ExampleReadTask_deletes() {
+	ctx := context.Background()
+	tbl, err := reader.OpenTable(ctx, "testdata/deletes/eq_global", reader.TableOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tasks, err := tbl.Tasks(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, task := range tasks {
+		fmt.Println(len(task.Deletes), "delete files apply to", task.StoredPath)
+		rr, err := reader.ReadTask(ctx, storage.OSFS{}, task, reader.TaskOptions{})
+		if err != nil {
+			log.Fatal(err) // a *reader.DeleteFileError names a bad delete file
+		}
+		for rr.Next() {
+			fmt.Println(rr.RecordBatch().Column(0))
+		}
+		if err := rr.Err(); err != nil {
+			log.Fatal(err)
+		}
+		rr.Release()
+	}
+	// Output:
+	// 2 delete files apply to /warehouse/eq_global/data/region=a/d.parquet
+	// [3]
+	// 1 delete files apply to /warehouse/eq_global/data/region=b/d.parquet
+	// [2 3]
+}

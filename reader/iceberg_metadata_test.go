@@ -68,8 +68,8 @@ func TestMetadataPartitionDecimal(t *testing.T) {
 
 func TestMetadataColumnUnknown(t *testing.T) {
 	real := testutil.RealDir(t)
-	_, err := reader.OpenTable(context.Background(), real+"/duckdb-iceberg/data/persistent/uuid", reader.TableOptions{MetadataColumns: []string{"_deleted"}})
-	if err == nil || !strings.Contains(err.Error(), `"_deleted" is not a metadata column`) {
+	_, err := reader.OpenTable(context.Background(), real+"/duckdb-iceberg/data/persistent/uuid", reader.TableOptions{MetadataColumns: []string{"_row_id"}})
+	if err == nil || !strings.Contains(err.Error(), `"_row_id" is not a metadata column`) {
 		t.Errorf("err = %v", err)
 	}
 }

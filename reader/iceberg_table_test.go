@@ -2,7 +2,6 @@ package reader_test
 
 import (
 	"context"
-	"errors"
 	"sort"
 	"strings"
 	"testing"
@@ -180,24 +179,17 @@ func uuidColumn(t *testing.T, rows []string, col string) []string {
 	return out
 }
 
-// TestIcebergEqualityDeletesRefused: a snapshot with an equality delete
-// file is refused by default, naming the count and kind.
-func TestIcebergEqualityDeletesRefused(t *testing.T) {
+// TestIcebergIgnoreDeletesWarns: IgnoreDeletes reads the rows as stored
+// and warns, naming the count and kind of the delete files.
+func TestIcebergIgnoreDeletesWarns(t *testing.T) {
 	real := testutil.RealDir(t)
 	var warned []string
 	target := real + "/duckdb-iceberg/data/persistent/equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json"
-	_, err := reader.OpenTable(context.Background(), target, reader.TableOptions{Warn: func(m string) { warned = append(warned, m) }})
-	if !errors.Is(err, reader.ErrDeleteFiles) {
-		t.Fatalf("err = %v, want ErrDeleteFiles", err)
-	}
-	if !strings.Contains(err.Error(), "(1 equality deletes)") {
-		t.Errorf("error does not name the count and kind: %v", err)
-	}
 	tbl, err := reader.OpenTable(context.Background(), target, reader.TableOptions{IgnoreDeletes: true, Warn: func(m string) { warned = append(warned, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tbl.Files) != 1 || len(warned) != 1 || !strings.Contains(warned[0], "1 equality deletes") {
+	if len(tbl.Files) != 1 || len(tbl.Files[0].Task.Deletes) != 0 || len(warned) != 1 || !strings.Contains(warned[0], "1 equality deletes") {
 		t.Errorf("files %d, warnings %q", len(tbl.Files), warned)
 	}
 }

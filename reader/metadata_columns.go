@@ -2,6 +2,7 @@ package reader
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -22,6 +23,9 @@ const (
 	FieldIDFile = 2147483646
 	// FieldIDPos is _pos (long): the row's position in its data file, from 0.
 	FieldIDPos = 2147483645
+	// FieldIDDeleted is _deleted (boolean): whether the row is deleted.
+	// A read that selects it keeps the deleted rows, flagged.
+	FieldIDDeleted = 2147483644
 	// FieldIDSpecID is _spec_id (int): the partition spec id of the file.
 	FieldIDSpecID = 2147483643
 	// FieldIDPartition is _partition (struct): the file's partition values,
@@ -33,6 +37,7 @@ const (
 const (
 	ColumnFile      = "_file"
 	ColumnPos       = "_pos"
+	ColumnDeleted   = "_deleted"
 	ColumnSpecID    = "_spec_id"
 	ColumnPartition = "_partition"
 )
@@ -41,7 +46,7 @@ const (
 // table read adds on request.
 func IsMetadataColumn(name string) bool {
 	switch name {
-	case ColumnFile, ColumnPos, ColumnSpecID, ColumnPartition:
+	case ColumnFile, ColumnPos, ColumnDeleted, ColumnSpecID, ColumnPartition:
 		return true
 	}
 	return false
@@ -54,12 +59,14 @@ func reservedFieldID(name string) (int, error) {
 		return FieldIDFile, nil
 	case ColumnPos:
 		return FieldIDPos, nil
+	case ColumnDeleted:
+		return FieldIDDeleted, nil
 	case ColumnSpecID:
 		return FieldIDSpecID, nil
 	case ColumnPartition:
 		return FieldIDPartition, nil
 	}
-	return 0, fmt.Errorf("reader: %q is not a metadata column (_file, _pos, _spec_id, _partition)", name)
+	return 0, fmt.Errorf("reader: %q is not a metadata column (_file, _pos, _deleted, _spec_id, _partition)", name)
 }
 
 // metadataFieldIDs returns the field id of each named metadata column in a
@@ -96,6 +103,8 @@ func metadataField(name string, id int, partition *schema.StructType) *schema.Fi
 		return &schema.Field{ID: id, Name: name, Type: schema.String, Required: true}
 	case ColumnPos:
 		return &schema.Field{ID: id, Name: name, Type: schema.Long, Required: true}
+	case ColumnDeleted:
+		return &schema.Field{ID: id, Name: name, Type: schema.Boolean, Required: true}
 	case ColumnSpecID:
 		return &schema.Field{ID: id, Name: name, Type: schema.Int, Required: true}
 	}
@@ -166,5 +175,73 @@ func setPositions(rec arrow.RecordBatch, col int, first int64, mem memory.Alloca
 	out := array.NewRecordBatch(rec.Schema(), cols, int64(n))
 	pos.Release()
 	rec.Release()
+	return out
+}
+
+// deletedFieldID is the field id of the _deleted column under opts.
+func (o Options) deletedFieldID() int {
+	if o.DeletedFieldID != 0 {
+		return o.DeletedFieldID
+	}
+	return FieldIDDeleted
+}
+
+// deletedIndex returns the index of the top-level _deleted column of read
+// with field id id, or -1 (the name is checked too, as for _pos).
+func deletedIndex(read *schema.Schema, id int) int {
+	if read == nil {
+		return -1
+	}
+	for i, f := range read.Fields {
+		if f.ID == id && f.Name == ColumnDeleted {
+			return i
+		}
+	}
+	return -1
+}
+
+// withDeletedConstant returns constants with false for _deleted when read
+// has it: the rows of a file without deletes, or read with deletes
+// ignored, are not deleted; [fileDeletes] sets the deleted ones.
+func withDeletedConstant(read *schema.Schema, constants map[int]any, id int) map[int]any {
+	if deletedIndex(read, id) < 0 {
+		return constants
+	}
+	if _, ok := constants[id]; ok {
+		return constants
+	}
+	out := make(map[int]any, len(constants)+1)
+	for k, v := range constants {
+		out[k] = v
+	}
+	out[id] = false
+	return out
+}
+
+// withKeyColumns returns read with the fields of keys that read lacks at
+// the top level appended (optional, so a data file without the column reads
+// its initial-default or null).
+func withKeyColumns(read, keys *schema.Schema) *schema.Schema {
+	if keys == nil {
+		return read
+	}
+	out := read
+	for _, k := range keys.Fields {
+		found := false
+		for _, f := range read.Fields {
+			if f.ID == k.ID {
+				found = true
+			}
+		}
+		if found {
+			continue
+		}
+		if out == read {
+			out = &schema.Schema{ID: read.ID, Fields: slices.Clone(read.Fields), IdentifierFieldIDs: read.IdentifierFieldIDs}
+		}
+		c := *k
+		c.Required = false
+		out.Fields = append(out.Fields, &c)
+	}
 	return out
 }

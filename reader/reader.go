@@ -48,6 +48,11 @@ type Options struct {
 	// (0: [FieldIDPos]); [OpenTable] sets it to an id the table does not
 	// use.
 	PosFieldID int
+	// DeletedFieldID is the field id of the _deleted metadata column in
+	// ReadSchema (0: [FieldIDDeleted]): a top-level boolean read field
+	// _deleted with that id is false for every row, and true for the rows
+	// a task's deletes delete, which are then kept.
+	DeletedFieldID int
 	// BatchRows is the number of rows per batch (0: [DefaultBatchRows]).
 	BatchRows int
 	// Allocator allocates every Arrow buffer (nil: memory.DefaultAllocator).
@@ -59,6 +64,8 @@ type Options struct {
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
 	// groups (rowGroups 0: the whole file), set by [ReadTask].
 	firstRowGroup, rowGroups int
+	// deletes are the task's delete files to apply, set by [ReadTask].
+	deletes *taskDeletes
 }
 
 // Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its
@@ -143,7 +150,8 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 			read = SelfDescribed(resolved)
 		}
 	}
-	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withPosConstant(read, opts.Constants, opts.posFieldID())})
+	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules,
+		Constants: withDeletedConstant(read, withPosConstant(read, opts.Constants, opts.posFieldID()), opts.deletedFieldID())})
 }
 
 func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileReader, error) {
@@ -154,9 +162,37 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	if err != nil {
 		return nil, err
 	}
+	return newFileReader(ctx, dec, opts)
+}
+
+// newFileReader plans the read of dec in opts.ReadSchema, loads the deletes
+// of opts (reading the delete files) and returns the reader.
+func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader, error) {
+	read := opts.ReadSchema
+	if opts.deletes != nil && read != nil && opts.deletes.hasEquality() {
+		// Key columns the read does not select are read too, and
+		// dropped once the keys are probed.
+		opts.ReadSchema = withKeyColumns(read, opts.deletes.keys)
+	}
 	p, err := plan(dec, opts)
 	if err != nil {
 		return nil, err
+	}
+	out := p.ArrowSchema()
+	if opts.ReadSchema != read {
+		out = arrow.NewSchema(out.Fields()[:len(read.Fields)], nil)
+	}
+	var del *fileDeletes
+	if opts.deletes != nil {
+		if del, err = opts.deletes.load(ctx, dec.NumRows(), opts.Allocator); err != nil {
+			p.Release()
+			return nil, err
+		}
+		del.keep, del.deleted = out.NumFields(), deletedIndex(read, opts.deletedFieldID())
+		if err := del.keyColumns(opts.ReadSchema); err != nil {
+			p.Release()
+			return nil, err
+		}
 	}
 	mem := opts.Allocator
 	if mem == nil {
@@ -182,7 +218,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 		p.Release()
 		return nil, err
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: p.ArrowSchema(), pos: posIndex(opts.ReadSchema, opts.posFieldID()), rows: before}, nil
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.
@@ -197,8 +233,9 @@ type fileReader struct {
 	cur    arrow.RecordBatch
 	err    error
 	done   bool
-	rows   int64 // rows returned so far: the file row of the next batch's first
-	pos    int   // index of the _pos metadata column, or -1
+	rows   int64        // rows returned so far: the file row of the next batch's first
+	pos    int          // index of the _pos metadata column, or -1
+	del    *fileDeletes // the deletes applied, or nil
 	closer io.Closer
 }
 
@@ -272,7 +309,17 @@ func (r *fileReader) Next() bool {
 		if r.pos >= 0 {
 			out = setPositions(out, r.pos, r.rows, r.mem)
 		}
+		first := r.rows
 		r.rows += n
+		if r.del != nil {
+			if out, err = r.del.apply(r.ctx, out, first, r.schema, r.mem); err != nil {
+				r.err = withFile(r.name, err)
+				return false
+			}
+			if out == nil {
+				continue // every row deleted
+			}
+		}
 		r.cur = out
 		return true
 	}

@@ -26,9 +26,9 @@ var (
 	// does not have (a Paimon schema id or branch on an Iceberg table, …).
 	ErrInvalidOption = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "reader: option does not apply to this table format")
 	// ErrDeleteFiles is matched by the error for a snapshot whose delete
-	// files (Iceberg position or equality deletes, deletion vectors; Paimon
-	// deletion vectors) a plain scan would ignore; set
-	// [TableOptions.IgnoreDeletes] to read anyway.
+	// files a read does not apply (Paimon deletion vectors); set
+	// [TableOptions.IgnoreDeletes] to read anyway. Iceberg deletes are
+	// applied.
 	ErrDeleteFiles = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: table has delete files")
 	// ErrPrimaryKeyTable is matched by the error for a Paimon primary-key
 	// table, whose files need a merge on read; set [PaimonOptions.Raw] to
@@ -63,14 +63,18 @@ type TableOptions struct {
 	// MetadataColumns adds metadata columns to the read schema, after the
 	// table's columns, in this order: _file (string, the data file path as
 	// the metadata stores it), _pos (long, the row's position in its file),
-	// _spec_id (int) and _partition (struct of the partition values), with
-	// the reserved field ids of the Iceberg spec ([FieldIDFile], …) where no
-	// schema of the table uses them ([Table.MetadataFieldID]). For
+	// _deleted (boolean: the row is deleted; a read that selects it keeps
+	// deleted rows, flagged, as Iceberg Java does), _spec_id (int) and
+	// _partition (struct of the partition values), with the reserved field
+	// ids of the Iceberg spec ([FieldIDFile], …) where no schema of the
+	// table uses them ([Table.MetadataFieldID]). For
 	// Paimon and Hudi tables _spec_id is 0 and _partition is an empty
 	// struct.
 	MetadataColumns []string
-	// IgnoreDeletes reads a snapshot with delete files as if it had none;
-	// Warn is told.
+	// IgnoreDeletes reads a snapshot with delete files as if it had none
+	// (Iceberg position and equality deletes and deletion vectors, which
+	// are applied otherwise; Paimon deletion vectors, which are refused
+	// otherwise); Warn is told.
 	IgnoreDeletes bool
 	// Iceberg, Paimon and Hudi are the options of one table format. Paimon's
 	// SchemaID, Branch and TimeZone set for a table of another format return
@@ -156,6 +160,11 @@ type TableFile struct {
 	// table format records it (Paimon), else -1.
 	SchemaID int64
 
+	// Deletes are the delete files that apply to the file (Iceberg), as
+	// planned: also when [TableOptions.IgnoreDeletes] leaves them out of
+	// Task.
+	Deletes []table.DeleteFile
+
 	// Task is the file's read as a plain value ([ReadTask] reads it, on
 	// this machine or another); a large Parquet file may have several
 	// tasks, see [Table.Tasks].
@@ -194,7 +203,9 @@ type Table struct {
 // added after the last write still appears). Nothing is decoded yet; call
 // [Table.Scan].
 //
-// It refuses, with an error naming the table, a snapshot with delete files
+// Iceberg delete files are planned per data file (TableFile.Task.Deletes)
+// and applied by the scan unless opts.IgnoreDeletes. It refuses, with an
+// error naming the table, a Paimon snapshot with deletion vectors
 // ([ErrDeleteFiles]) unless opts.IgnoreDeletes, a Paimon primary-key table
 // ([ErrPrimaryKeyTable]) unless opts.Paimon.Raw, and a Hudi table with log
 // files ([ErrMergeOnRead]) unless opts.Hudi.IgnoreLogs.
@@ -362,6 +373,8 @@ func (t *Table) addMetadataColumns(names []string) error {
 				c[id] = p
 			case ColumnPos:
 				tf.Task.PosFieldID = id
+			case ColumnDeleted:
+				tf.Task.DeletedFieldID = id
 			case ColumnSpecID:
 				c[id] = int32(tf.Task.SpecID)
 			case ColumnPartition:
@@ -427,17 +440,19 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)
 	}
 	return ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
-		// OpenTable refused delete files already, or was told to ignore them.
-		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: true})
+		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: t.opts.IgnoreDeletes})
 }
 
 // ScanTasks reads tasks (from [Table.Tasks], or decoded from JSON) from
 // fsys concurrently and yields their batches in task order, as [ScanFiles]
-// does; every task must have the same read schema.
+// does; every task must have the same read schema. Deletes are applied as
+// [ReadTask] applies them; the key set of a set of equality delete files is
+// built once and shared by the tasks it applies to.
 func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
 	files := make([]FileTask, len(tasks))
+	cache := &deleteCache{}
 	for i, task := range tasks {
-		o, err := taskOptions(task, topts)
+		o, err := taskOptions(fsys, task, topts, cache)
 		if err != nil {
 			return nil, err
 		}
@@ -451,7 +466,7 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 // report. The caller releases the plan.
 func (t *Table) Plan(ctx context.Context, i int) (*project.Plan, error) {
 	f := t.Files[i]
-	o, err := taskOptions(f.Task, TaskOptions{Limits: t.opts.Limits, IgnoreDeletes: true})
+	o, err := taskOptions(t.opts.FS, f.Task, TaskOptions{Limits: t.opts.Limits, IgnoreDeletes: true}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"errors"
 
 	"github.com/lakecat/lakecat/table/iceberg"
 )
@@ -16,8 +17,11 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	if err != nil {
 		return nil, err
 	}
-	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
-		return nil, err
+	var de *iceberg.DeletesError
+	ignored := false
+	if err := scan.DeletesError(); errors.As(err, &de) && opts.IgnoreDeletes {
+		opts.warn("ignoring the delete files of snapshot %d (%s): deleted rows are returned", de.SnapshotID, de.Summary)
+		ignored = true
 	}
 	md := scan.Metadata
 	t := &Table{MetadataGuessed: tbl.Guessed, ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID,
@@ -28,10 +32,14 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 		if err != nil {
 			return nil, err
 		}
+		deletes := task.Deletes
+		if ignored {
+			task.Deletes, task.DeleteSchema, task.Paths = nil, nil, nil
+		}
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
 			Partition: partitionString(df.Partition, t.partitionType.Fields), SchemaID: -1,
-			partition: df.Partition, Task: task,
+			partition: df.Partition, Task: task, Deletes: deletes,
 		})
 	}
 	return t, nil

@@ -22,9 +22,8 @@ type TaskOptions struct {
 	Allocator memory.Allocator
 	// Limits cap the sizes the decoders accept from the file.
 	Limits Limits
-	// IgnoreDeletes reads a task that has delete files as if it had none;
-	// without it such a task is refused with [ErrDeleteFiles] (applying
-	// deletes is not implemented yet).
+	// IgnoreDeletes reads a task that has delete files as if it had none
+	// (the rows as stored); without it the deletes are applied.
 	IgnoreDeletes bool
 }
 
@@ -35,11 +34,18 @@ type TaskOptions struct {
 // yields the rows of the task's row groups in the read schema's Arrow form.
 // The file is closed when the reader is released.
 //
+// The task's delete files (task.Deletes) are applied unless
+// opts.IgnoreDeletes (Iceberg spec, "Row-level Deletes"): they are read when
+// the file is opened, from fsys; rows they delete are left out, or flagged
+// in a _deleted column (field id [FieldIDDeleted]) when the read schema has
+// one. _pos keeps each row's position in the file.
+//
 // Errors are those of [Open], an unknown task.Rules or task.TimeZone, and
-// [ErrDeleteFiles] for a task with delete files unless opts.IgnoreDeletes;
-// every error names the file.
+// for a delete file that cannot be applied a [*DeleteFileError] (matching
+// [ErrCorruptDeleteFile] or [ErrEqualityField]) naming it; every error
+// names the data file.
 func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOptions) (array.RecordReader, error) {
-	o, err := taskOptions(task, opts)
+	o, err := taskOptions(fsys, task, opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -56,11 +62,9 @@ func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOp
 	return rr, nil
 }
 
-// taskOptions returns the [Options] that read task.
-func taskOptions(task table.Task, opts TaskOptions) (Options, error) {
-	if len(task.Deletes) > 0 && !opts.IgnoreDeletes {
-		return Options{}, fmt.Errorf("%s: %w: %d delete files apply to it", task.Path, ErrDeleteFiles, len(task.Deletes))
-	}
+// taskOptions returns the [Options] that read task from fsys; cache, when
+// not nil, shares equality delete sets between the tasks of one scan.
+func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *deleteCache) (Options, error) {
 	rules := project.IcebergV2
 	if task.Rules != "" {
 		r, err := project.ParseRules(task.Rules)
@@ -76,9 +80,20 @@ func taskOptions(task table.Task, opts TaskOptions) (Options, error) {
 		}
 		rules = rules.WithTimeZone(loc)
 	}
+	var deletes *taskDeletes
+	if len(task.Deletes) > 0 && !opts.IgnoreDeletes {
+		paths := []string{task.Path}
+		if task.StoredPath != "" && task.StoredPath != task.Path {
+			paths = []string{task.StoredPath, task.Path}
+		}
+		deletes = &taskDeletes{fsys: fsys, files: task.Deletes, keys: task.DeleteSchema, dataPaths: paths, paths: task.Paths,
+			nameMapping: task.NameMapping, rules: rules, limits: opts.Limits, cache: cache}
+	}
 	return Options{
-		Name: task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
-		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
+		deletes: deletes,
+		Name:    task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
+		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,
+		BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
 		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups,
 	}, nil
 }

@@ -73,17 +73,70 @@ type Task struct {
 	// which the reader fills with each row's position in the file (0: the
 	// Iceberg reserved id 2147483645, or no _pos column).
 	PosFieldID int
+	// DeletedFieldID is the field id of the _deleted metadata column in
+	// ReadSchema, chosen the same way (0: its reserved id, 2147483644).
+	DeletedFieldID int
 	// SpecID is the Iceberg partition spec id (0 for other formats).
 	SpecID int
 	// SequenceNumber and FileSequenceNumber are the Iceberg data and file
 	// sequence numbers of the data file (0 in format v1 and other formats).
 	SequenceNumber, FileSequenceNumber int64
-	// Deletes are the delete files that may apply to the file (Iceberg
+	// Deletes are the delete files that apply to the file (Iceberg
 	// position and equality deletes, deletion vectors), with their
-	// sequence numbers, as the snapshot's manifests list them. Applying
-	// them is not implemented yet: a reader refuses a task with deletes
-	// unless told to ignore them.
+	// sequence numbers, as table/iceberg's planning chose them (Iceberg
+	// spec, "Scan Planning"). A reader applies them.
 	Deletes []DeleteFile
+	// DeleteSchema holds the table schema's fields of the equality ids of
+	// Deletes, top-level, in the types the keys are compared in: the data
+	// file and every equality delete file are read into them by field id.
+	// It is nil when no equality delete applies; an equality id it lacks
+	// (a column dropped from the table) fails the read.
+	DeleteSchema *schema.Schema
+	// Paths is how the table's stored paths were resolved to Path and the
+	// delete files' paths, for the paths stored inside delete files (a
+	// position delete's file_path): table/iceberg resolves them with it
+	// the same way. Nil when no position delete applies.
+	Paths *PathResolution
+}
+
+// PathResolution is the rules that turn a table's stored paths into paths
+// for the storage.FS (table/iceberg's Table.Resolve documents them): the
+// path map, the table location the metadata records, the folder the table
+// was opened from and whether paths under the location are re-rooted
+// there.
+type PathResolution struct {
+	PathMap  []PathRule `json:"path-map,omitempty"`
+	Location string     `json:"location,omitempty"`
+	Root     string     `json:"root,omitempty"`
+	BaseDir  string     `json:"base-dir,omitempty"`
+	Rebase   bool       `json:"rebase,omitempty"`
+}
+
+// PathRule rewrites a path starting with Old to start with New.
+type PathRule struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// DeletedRows returns how many of the task's file rows its deletes
+// remove, when that is known without reading them: the sum of the record
+// counts of its deletion vectors (a DV's record count is its cardinality)
+// and of its position delete files that name this file as their
+// referenced_data_file (each record deletes one row). It reports false when
+// an equality delete or a position delete file shared with other data files
+// applies, whose effect on this file only reading tells; 0, true for a task
+// without deletes. Rows of other row groups of a split task are counted.
+func (t Task) DeletedRows() (int64, bool) {
+	var n int64
+	for _, d := range t.Deletes {
+		switch {
+		case d.Content == DeletionVector, d.Content == PositionDeletes && d.ReferencedDataFile != "":
+			n += d.RecordCount
+		default:
+			return n, false
+		}
+	}
+	return n, true
 }
 
 // DeleteContent is what a delete file holds.
@@ -121,6 +174,11 @@ type DeleteFile struct {
 	ReferencedDataFile string `json:"referenced-data-file,omitempty"`
 	// SpecID is the partition spec id of the delete file.
 	SpecID int `json:"spec-id"`
+	// ContentOffset and ContentSizeBytes locate a deletion vector's blob
+	// inside its Puffin file (Iceberg spec, "Deletion Vectors"); 0 for
+	// other delete files.
+	ContentOffset    int64 `json:"content-offset,omitempty"`
+	ContentSizeBytes int64 `json:"content-size-bytes,omitempty"`
 }
 
 // The JSON encoding, version 1:
@@ -132,8 +190,9 @@ type DeleteFile struct {
 //	 "read-schema": <Iceberg schema JSON>, "name-mapping": <name mapping JSON>,
 //	 "rules": "iceberg-v2", "time-zone": "",
 //	 "constants": [{"field-id": N, "value": <Iceberg single-value JSON of the read field's type>}],
-//	 "pos-field-id": N, "spec-id": N, "sequence-number": N, "file-sequence-number": N,
-//	 "deletes": [DeleteFile, ...]}
+//	 "pos-field-id": N, "deleted-field-id": N, "spec-id": N, "sequence-number": N, "file-sequence-number": N,
+//	 "deletes": [DeleteFile, ...], "delete-schema": <Iceberg schema JSON>,
+//	 "paths": PathResolution}
 //
 // Schemas are Iceberg schema JSON with lakecat's extension types
 // (schema.MarshalIcebergSchema), except a schema with list elements or map
@@ -161,10 +220,13 @@ type taskJSON struct {
 	TimeZone           string          `json:"time-zone,omitempty"`
 	Constants          []constantJSON  `json:"constants,omitempty"`
 	PosFieldID         int             `json:"pos-field-id,omitempty"`
+	DeletedFieldID     int             `json:"deleted-field-id,omitempty"`
 	SpecID             int             `json:"spec-id"`
 	SequenceNumber     int64           `json:"sequence-number"`
 	FileSequenceNumber int64           `json:"file-sequence-number"`
 	Deletes            []DeleteFile    `json:"deletes,omitempty"`
+	DeleteSchema       json.RawMessage `json:"delete-schema,omitempty"`
+	Paths              *PathResolution `json:"paths,omitempty"`
 }
 
 type constantJSON struct {
@@ -181,8 +243,8 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	}
 	out := taskJSON{Version: TaskVersion, Path: t.Path, StoredPath: t.StoredPath, Format: t.Format,
 		SizeBytes: t.SizeBytes, RecordCount: t.RecordCount, FirstRowGroup: t.FirstRowGroup, RowGroups: t.RowGroups,
-		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, PosFieldID: t.PosFieldID, SpecID: t.SpecID,
-		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes}
+		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, PosFieldID: t.PosFieldID, DeletedFieldID: t.DeletedFieldID, SpecID: t.SpecID,
+		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes, Paths: t.Paths}
 	var err error
 	if out.ReadSchema, out.ReadSchemaPaimon, err = marshalSchema(t.ReadSchema); err != nil {
 		return nil, fmt.Errorf("table: task %s: read schema: %w", t.Path, err)
@@ -190,6 +252,11 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	if t.FileSchema != nil {
 		if out.FileSchema, out.FileSchemaPaimon, err = marshalSchema(t.FileSchema); err != nil {
 			return nil, fmt.Errorf("table: task %s: file schema: %w", t.Path, err)
+		}
+	}
+	if t.DeleteSchema != nil {
+		if out.DeleteSchema, err = schema.MarshalIcebergSchema(t.DeleteSchema); err != nil {
+			return nil, fmt.Errorf("table: task %s: delete schema: %w", t.Path, err)
 		}
 	}
 	if t.NameMapping != nil {
@@ -241,8 +308,8 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 	}
 	out := Task{Path: in.Path, StoredPath: in.StoredPath, Format: in.Format, SizeBytes: in.SizeBytes,
 		RecordCount: in.RecordCount, FirstRowGroup: in.FirstRowGroup, RowGroups: in.RowGroups,
-		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, PosFieldID: in.PosFieldID, SpecID: in.SpecID,
-		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes}
+		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, PosFieldID: in.PosFieldID, DeletedFieldID: in.DeletedFieldID, SpecID: in.SpecID,
+		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes, Paths: in.Paths}
 	if in.Path == "" || (len(in.ReadSchema) == 0) == (len(in.ReadSchemaPaimon) == 0) || in.FirstRowGroup < 0 || in.RowGroups < 0 ||
 		(len(in.FileSchema) > 0 && len(in.FileSchemaPaimon) > 0) {
 		return fmt.Errorf("%w: no path, not one read schema, two file schemas or a negative row group", ErrInvalidTask)
@@ -254,6 +321,11 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 	if len(in.FileSchema) > 0 || len(in.FileSchemaPaimon) > 0 {
 		if out.FileSchema, err = parseSchema(in.FileSchema, in.FileSchemaPaimon); err != nil {
 			return fmt.Errorf("%w: %s: file schema: %w", ErrInvalidTask, in.Path, err)
+		}
+	}
+	if len(in.DeleteSchema) > 0 {
+		if out.DeleteSchema, err = schema.ParseIcebergSchema(in.DeleteSchema); err != nil {
+			return fmt.Errorf("%w: %s: delete schema: %w", ErrInvalidTask, in.Path, err)
 		}
 	}
 	if len(in.NameMapping) > 0 {

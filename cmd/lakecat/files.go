@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/table"
 )
 
 type filesOptions struct {
@@ -24,8 +25,12 @@ func newFilesCmd(f *factory, runF func(*filesOptions) error) *cobra.Command {
 		Use:   "files TABLE",
 		Short: "List a table's live data files and how each differs from the read schema",
 		Long: `List each live data file of the table: path, format, record count, partition,
-the schema id it was written with (Paimon), and which read columns it lacks
-(null-filled or defaulted) or holds in an older type (promoted). Each file's
+the schema id it was written with (Paimon), which read columns it lacks
+(null-filled or defaulted) or holds in an older type (promoted), the delete
+files that apply to it (Iceberg: kind, record count and path, separated by
+"; ") and how many of its rows they delete where the metadata tells (a
+deletion vector or a position delete file for this file only; "?" when an
+equality delete or a shared position delete file applies). Each file's
 footer is read; no data is decoded.`,
 		Args: cobraArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -56,10 +61,16 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
 	enc := json.NewEncoder(f.Stdout)
 	if o.Format == "text" {
-		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE")
+		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
 	}
 	for i, tf := range t.Files {
-		fj := fileJSON{Path: tf.Path, Format: tf.Format, Partition: tf.Partition, Lacks: []string{}, OlderType: []olderJSON{}}
+		fj := fileJSON{Path: tf.Path, Format: tf.Format, Partition: tf.Partition, Lacks: []string{}, OlderType: []olderJSON{}, Deletes: []deleteJSON{}}
+		for _, d := range tf.Deletes {
+			fj.Deletes = append(fj.Deletes, deleteJSON{Kind: string(d.Content), Path: d.Path, RecordCount: d.RecordCount})
+		}
+		if n, ok := (table.Task{Deletes: tf.Deletes}).DeletedRows(); ok {
+			fj.DeletedRows = &n
+		}
 		var l, older []string
 		p, err := t.Plan(ctx, i)
 		if err != nil {
@@ -98,7 +109,8 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		if fj.Rows != nil {
 			rows = fmt.Sprint(*fj.Rows)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")))
+		deletes, deleted := deleteColumns(tf.Deletes)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
 	}
 	return tw.Flush()
 }
@@ -113,6 +125,34 @@ type fileJSON struct {
 	Lacks     []string    `json:"lacks"`     // read columns the file lacks (null-filled or defaulted)
 	OlderType []olderJSON `json:"older-type"`
 	Error     string      `json:"error,omitempty"` // the file's plan failed
+	// Deletes are the delete files that apply (Iceberg); DeletedRows how
+	// many rows they delete, null when only reading them tells.
+	Deletes     []deleteJSON `json:"deletes"`
+	DeletedRows *int64       `json:"deleted-rows"`
+}
+
+// deleteJSON is a delete file of a data file.
+type deleteJSON struct {
+	Kind        string `json:"kind"` // position-deletes, equality-deletes, deletion-vector
+	Path        string `json:"path"`
+	RecordCount int64  `json:"record-count"`
+}
+
+// deleteColumns returns the DELETES and DELETED cells of a file's delete
+// files.
+func deleteColumns(files []table.DeleteFile) (deletes, deleted string) {
+	if len(files) == 0 {
+		return "-", "0"
+	}
+	parts := make([]string, len(files))
+	for i, d := range files {
+		parts[i] = fmt.Sprintf("%s %d (%s)", d.Content, d.RecordCount, d.Path)
+	}
+	deleted = "?"
+	if n, ok := (table.Task{Deletes: files}).DeletedRows(); ok {
+		deleted = fmt.Sprint(n)
+	}
+	return strings.Join(parts, "; "), deleted
 }
 
 // olderJSON is a read column a file holds in an older type.

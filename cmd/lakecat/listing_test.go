@@ -69,13 +69,13 @@ func TestListingVerbsEveryFormat(t *testing.T) {
 		wantStart string
 	}{
 		{[]string{"schema", orders}, "iceberg table " + orders + ", 3 live data files\nread schema (schema 2)\n  4 order_shop_id: optional long\n  1 order_id: required long\n"},
-		{[]string{"files", orders}, "PATH FORMAT ROWS PARTITION SCHEMA LACKS OLDER TYPE\n" +
-			filepath.Join(orders, "data", "00000-orders-schema0.parquet") + " PARQUET 2 - - note,channel order_shop_id(int),price(float),amount(decimal(9, 2))\n" +
-			filepath.Join(orders, "data", "00001-orders-schema1.parquet") + " PARQUET 2 - - channel price(float),amount(decimal(9, 2))\n" +
-			filepath.Join(orders, "data", "00002-orders-schema2.parquet") + " PARQUET 2 - - - -\n"},
+		{[]string{"files", orders}, "PATH FORMAT ROWS PARTITION SCHEMA LACKS OLDER TYPE DELETES DELETED\n" +
+			filepath.Join(orders, "data", "00000-orders-schema0.parquet") + " PARQUET 2 - - note,channel order_shop_id(int),price(float),amount(decimal(9, 2)) - 0\n" +
+			filepath.Join(orders, "data", "00001-orders-schema1.parquet") + " PARQUET 2 - - channel price(float),amount(decimal(9, 2)) - 0\n" +
+			filepath.Join(orders, "data", "00002-orders-schema2.parquet") + " PARQUET 2 - - - - - 0\n"},
 		{[]string{"schema", paimon}, "paimon table " + paimon + ", 12 live data files\nread schema (schema 2)\n  0 order_id: required long\n  1 customer_name: optional string\n"},
 		{[]string{"schema", hudi}, "hudi table " + hudi + ", 2 live data files\nread schema (schema 0)\n  1 id: optional int\n"},
-		{[]string{"files", hudi}, "PATH FORMAT ROWS PARTITION SCHEMA LACKS OLDER TYPE\n"},
+		{[]string{"files", hudi}, "PATH FORMAT ROWS PARTITION SCHEMA LACKS OLDER TYPE DELETES DELETED\n"},
 	}
 	for _, c := range cases {
 		out, errOut, code := runCLI(t, c.args...)

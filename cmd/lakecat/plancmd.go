@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table"
 )
 
 type planOptions struct {
@@ -18,11 +20,16 @@ type planOptions struct {
 func newPlanCmd(f *factory, runF func(*planOptions) error) *cobra.Command {
 	opts := &planOptions{}
 	c := &cobra.Command{
-		Use:   "plan FILE",
+		Use:   "plan FILE|TABLE",
 		Short: "Explain, column by column, what reading FILE in the read schema does",
 		Long: `Explain the projection plan: for each read field its id, name and what the
 read does (taken from a file column, renamed, promoted, null-filled,
-defaulted), then the file columns the read schema dropped.`,
+defaulted), then the file columns the read schema dropped.
+
+For a TABLE (a folder or an Iceberg metadata file), each live data file's
+plan in the table's read schema, each followed by its delete files and how
+many rows they remove when the metadata tells (deletion vectors, position
+delete files for that file alone), in text format.`,
 		Args: cobraArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Path = args[0]
@@ -45,6 +52,12 @@ defaulted), then the file columns the read schema dropped.`,
 }
 
 func runPlan(f *factory, o *planOptions) error {
+	if isTable(o.Path) {
+		if o.Format != "text" {
+			return usageError{fmt.Errorf("plan %s: a table's plan is text only; --format json explains one FILE", o.Path)}
+		}
+		return runTablePlan(f, o)
+	}
 	ropts, err := o.Schema.readOptions()
 	if err != nil {
 		return err
@@ -70,4 +83,34 @@ func runPlan(f *factory, o *planOptions) error {
 	}
 	_, err = fmt.Fprint(f.Stdout, p.Explain().String())
 	return err
+}
+
+// runTablePlan explains the read of each data file of the table o.Path
+// and what its deletes remove.
+func runTablePlan(f *factory, o *planOptions) error {
+	ctx := context.Background()
+	tf := tableFlags{listing: true}
+	t, err := openTable(ctx, f, o.Path, &tf, nil, 0)
+	if err != nil {
+		return err
+	}
+	for i, file := range t.Files {
+		p, err := t.Plan(ctx, i)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(f.Stdout, "file %s\n%s", file.Path, p.Explain().String())
+		p.Release()
+		if len(file.Deletes) > 0 {
+			deletes, _ := deleteColumns(file.Deletes)
+			n, known := (table.Task{Deletes: file.Deletes}).DeletedRows()
+			removes := "an unknown number of rows (equality deletes or shared position delete files: known only by reading them)"
+			if known {
+				removes = fmt.Sprintf("%d of %d rows", n, file.RecordCount)
+			}
+			fmt.Fprintf(f.Stdout, "deletes: %s\nthe deletes remove %s\n", deletes, removes)
+		}
+		fmt.Fprintln(f.Stdout)
+	}
+	return nil
 }

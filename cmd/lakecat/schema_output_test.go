@@ -82,7 +82,7 @@ func TestSchemaAndFilesJSON(t *testing.T) {
 	}
 	out, errOut, code := runCLI(t, "files", paimon, "--format", "json")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	last := `{"path":"` + filepath.ToSlash(paimon) + `/bucket-2/data-00000000-0000-0000-0000-000000000012-0.parquet","format":"PARQUET","rows":1,"partition":"","schema-id":2,"lacks":[],"older-type":[]}`
+	last := `{"path":"` + filepath.ToSlash(paimon) + `/bucket-2/data-00000000-0000-0000-0000-000000000012-0.parquet","format":"PARQUET","rows":1,"partition":"","schema-id":2,"lacks":[],"older-type":[],"deletes":[],"deleted-rows":0}`
 	if code != exitOK || len(lines) != 12 || lines[11] != last || !strings.Contains(lines[0], `"lacks":["quantity","note"]`) {
 		t.Errorf("files --format json: exit %d (%q), %d lines:\n%s", code, errOut, len(lines), out)
 	}

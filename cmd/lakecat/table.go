@@ -46,7 +46,7 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 	fl.Var(&t.SchemaID, "schema-id", "Paimon: read with schema-N instead of the latest")
 	fl.StringVar(&t.Branch, "branch", "", "Paimon: read this branch")
 	fl.StringArrayVar(&t.PathMap, "path-map", nil, "rewrite stored data file paths: OLD=NEW (repeatable; longest OLD wins)")
-	fl.BoolVar(&t.IgnoreDeletes, "ignore-deletes", false, "read a snapshot with delete files anyway (deleted rows are returned)")
+	fl.BoolVar(&t.IgnoreDeletes, "ignore-deletes", false, "read the rows as stored, without applying delete files (deleted rows are returned)")
 	fl.BoolVar(&t.Raw, "raw", false, "Paimon primary-key table: read every stored row with its system columns")
 	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only")
 	fl.IntVar(&t.Workers, "workers", 0, "files decoded at once (default: GOMAXPROCS)")

@@ -38,14 +38,15 @@ func TestCatTableFlags(t *testing.T) {
 	if code != exitOK || errOut != "" || out != "i,j\n2,2\n1,-1\n" {
 		t.Errorf("cat --path-map: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	// A snapshot with delete files is refused, or read with a warning.
+	// A snapshot with delete files is read with the deletes applied, or
+	// as stored with a warning.
 	eq := real + "/duckdb-iceberg/data/persistent/equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json"
-	_, errOut, code = runCLI(t, "cat", eq)
-	if code != exitUnsupported || !strings.Contains(errOut, "(1 equality deletes)") {
-		t.Errorf("cat deletes: code %d, stderr %q", code, errOut)
+	out, errOut, code = runCLI(t, "cat", eq, "--format", "csv")
+	if code != exitOK || errOut != "" || out != "id,val\n1,a\n3,c\n" {
+		t.Errorf("cat deletes: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 	out, errOut, code = runCLI(t, "cat", eq, "--ignore-deletes", "--format", "csv")
-	if code != exitOK || !strings.Contains(errOut, "lakecat: warning: ignoring delete files") || out != "id,val\n1,a\n2,b\n3,c\n" {
+	if code != exitOK || !strings.Contains(errOut, "lakecat: warning: ignoring the delete files of snapshot -8570200863586094827 (1 equality deletes)") || out != "id,val\n1,a\n2,b\n3,c\n" {
 		t.Errorf("cat --ignore-deletes: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
@@ -118,6 +119,46 @@ func TestCatDemoTable(t *testing.T) {
 	}
 }
 
+// TestFilesDeleteColumns: the DELETES and DELETED cells of `lakecat
+// files` for the generated tables' data files.
+func TestFilesDeleteColumns(t *testing.T) {
+	root := filepath.Join("..", "..", "reader", "testdata", "deletes")
+	cases := []struct {
+		table            string
+		deletes, deleted string
+	}{
+		{"v3_dv", "deletion-vector 2 (DIR/data/dv.puffin)", "2"},
+		{"eq_nulls", "equality-deletes 3 (DIR/data/eq.parquet)", "?"},
+		{"pos_rowgroups", "position-deletes 452 (DIR/data/pos-1.parquet); position-deletes 1 (DIR/data/pos-2.parquet)", "?"},
+	}
+	for _, c := range cases {
+		dir := filepath.ToSlash(filepath.Join(root, c.table))
+		tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deletes, deleted := deleteColumns(tbl.Files[0].Deletes)
+		if want := strings.ReplaceAll(c.deletes, "DIR", dir); deletes != want || deleted != c.deleted {
+			t.Errorf("%s: %q %q, want %q %q", c.table, deletes, deleted, want, c.deleted)
+		}
+	}
+	if d, n := deleteColumns(nil); d != "-" || n != "0" {
+		t.Errorf("no deletes: %q %q", d, n)
+	}
+}
+
+// TestPlanTableDeletes: `lakecat plan TABLE` explains each data file and
+// says how many rows its deletes remove when the metadata tells.
+func TestPlanTableDeletes(t *testing.T) {
+	dir := filepath.ToSlash(filepath.Join("..", "..", "reader", "testdata", "deletes", "v3_dv"))
+	out, errOut, code := runCLI(t, "plan", dir)
+	want := "file " + dir + "/data/d.parquet\n1 id: required long  ← id (long)\n2 v: string  ← v (string)\n" +
+		"deletes: deletion-vector 2 (" + dir + "/data/dv.puffin)\nthe deletes remove 2 of 10 rows\n\n"
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("plan: code %d, stderr %q, stdout:\n%s\nwant\n%s", code, errOut, out, want)
+	}
+}
+
 // TestSchemaIcebergTable: `lakecat schema` of an Iceberg table lifts the
 // refusals for listing (a Paimon raw read among them) without tripping the
 // check that Paimon-only options are not set on other formats.
@@ -126,5 +167,21 @@ func TestSchemaIcebergTable(t *testing.T) {
 	out, errOut, code := runCLI(t, "schema", dir)
 	if code != exitOK || errOut != "" || !strings.HasPrefix(out, "iceberg table "+dir+", 3 live data files\nread schema (schema 2)\n") {
 		t.Errorf("schema %s: code %d, stderr %q, stdout:\n%s", dir, code, errOut, out)
+	}
+}
+
+// TestFilesJSONDeletes: files --format json lists a data file's delete
+// files and the rows they delete (null when only reading them tells).
+func TestFilesJSONDeletes(t *testing.T) {
+	root := filepath.ToSlash(filepath.Join("..", "..", "reader", "testdata", "deletes"))
+	out, errOut, code := runCLI(t, "files", root+"/v3_dv", "--format", "json")
+	want := `{"path":"` + root + `/v3_dv/data/d.parquet","format":"PARQUET","rows":10,"partition":"","schema-id":null,"lacks":[],"older-type":[],` +
+		`"deletes":[{"kind":"deletion-vector","path":"` + root + `/v3_dv/data/dv.puffin","record-count":2}],"deleted-rows":2}` + "\n"
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("files v3_dv: code %d, stderr %q, stdout:\n%s\nwant\n%s", code, errOut, out, want)
+	}
+	out, _, code = runCLI(t, "files", root+"/eq_nulls", "--format", "json")
+	if code != exitOK || !strings.Contains(out, `"record-count":3}],"deleted-rows":null}`) {
+		t.Errorf("files eq_nulls: code %d, stdout:\n%s", code, out)
 	}
 }

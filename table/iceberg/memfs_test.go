@@ -149,7 +149,7 @@ func TestPlanMemFS(t *testing.T) {
 	}
 	err = s.DeletesError()
 	var de *DeletesError
-	if !errors.As(err, &de) || de.Counts["deletion vector"] != 1 || err.Error() != "iceberg: snapshot 2 has delete files (1 deletion vector); applying deletes is not supported" {
+	if !errors.As(err, &de) || de.Counts["deletion vector"] != 1 || err.Error() != "iceberg: snapshot 2 has delete files (1 deletion vector)" {
 		t.Errorf("DeletesError = %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
 )
 
 // PathRule rewrites paths that start with Old so that they start with New.
@@ -148,3 +149,29 @@ func (r *resolver) resolve(p string) string {
 func isAbs(p string) bool {
 	return strings.HasPrefix(p, "/") || strings.Contains(p, "://") || (len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
 }
+
+// PathResolution returns the path rules of opts on t as a value that
+// travels in a table.Task.
+func (t *Table) PathResolution(opts ScanOptions) *table.PathResolution {
+	r := &table.PathResolution{Location: t.Metadata.Location, Root: t.Root, BaseDir: opts.BaseDir, Rebase: !opts.NoRebase}
+	for _, rule := range opts.PathMap {
+		r.PathMap = append(r.PathMap, table.PathRule{Old: rule.Old, New: rule.New})
+	}
+	return r
+}
+
+// Resolver resolves stored paths with the rules of a table.PathResolution,
+// as [Table.Resolve] does.
+type Resolver struct{ r *resolver }
+
+// NewResolver returns the resolver of pr.
+func NewResolver(pr table.PathResolution) Resolver {
+	pm := make(PathMap, len(pr.PathMap))
+	for i, rule := range pr.PathMap {
+		pm[i] = PathRule{Old: rule.Old, New: rule.New}
+	}
+	return Resolver{newResolver(pm, pr.Location, pr.Root, pr.BaseDir, pr.Rebase)}
+}
+
+// Resolve returns the path for the storage of the stored path p.
+func (r Resolver) Resolve(p string) string { return r.r.resolve(p) }

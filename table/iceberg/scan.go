@@ -13,6 +13,7 @@ import (
 	"github.com/lakecat/lakecat/internal/parallel"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
 )
 
 // ErrSnapshotNotFound is matched by the error for a snapshot id or time
@@ -160,6 +161,10 @@ type DataFile struct {
 	// ReferencedDataFile is the data file a position delete file or
 	// deletion vector applies to (stored path), or "".
 	ReferencedDataFile string
+	// ContentOffset and ContentSizeBytes locate a deletion vector's blob in
+	// its Puffin file (bytes from the file's start, and its length); both
+	// 0 for other files.
+	ContentOffset, ContentSizeBytes int64
 	// ManifestPath is the stored path of the manifest that lists the file.
 	ManifestPath string
 }
@@ -199,6 +204,9 @@ type Scan struct {
 	// DeleteFiles are the live delete files (position, equality, deletion
 	// vectors).
 	DeleteFiles []DataFile
+	// Paths is how the scan resolves stored paths, as a value: tasks with
+	// position deletes carry it, for the paths inside the delete files.
+	Paths *table.PathResolution
 
 	nameMappingCache
 }
@@ -245,7 +253,7 @@ func workers(opts ScanOptions) int {
 // list; s.Snapshot is nil for a table without snapshots.
 func (t *Table) start(ctx context.Context, opts ScanOptions) (*Scan, []ManifestFile, *resolver, error) {
 	md := t.Metadata
-	s := &Scan{Table: t, Metadata: md, ReadSchema: md.CurrentSchema()}
+	s := &Scan{Table: t, Metadata: md, ReadSchema: md.CurrentSchema(), Paths: t.PathResolution(opts)}
 	snap, err := selectSnapshot(md, opts)
 	if err != nil {
 		return nil, nil, nil, err
@@ -321,6 +329,9 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 			EqualityIDs:        e.EqualityIDs,
 			ReferencedDataFile: e.ReferencedDataFile,
 			ManifestPath:       mf.Path,
+		}
+		if e.ContentOffset != nil && e.ContentSizeBytes != nil {
+			f.ContentOffset, f.ContentSizeBytes = *e.ContentOffset, *e.ContentSizeBytes
 		}
 		// Sequence number inheritance (spec, "Sequence Number
 		// Inheritance"): a null value in an ADDED entry takes the
@@ -434,8 +445,8 @@ func (s *Scan) DeletesError() error {
 	return &DeletesError{SnapshotID: id, Counts: counts, Summary: strings.Join(parts, ", ")}
 }
 
-// DeletesError reports the delete files of a snapshot that a reader does not
-// apply.
+// DeletesError summarizes the delete files of a snapshot, for a reader
+// told not to apply them (it warns with it) or a caller that refuses them.
 type DeletesError struct {
 	// SnapshotID is the snapshot read.
 	SnapshotID int64
@@ -448,7 +459,7 @@ type DeletesError struct {
 
 // Error implements error.
 func (e *DeletesError) Error() string {
-	return fmt.Sprintf("iceberg: snapshot %d has delete files (%s); applying deletes is not supported", e.SnapshotID, e.Summary)
+	return fmt.Sprintf("iceberg: snapshot %d has delete files (%s)", e.SnapshotID, e.Summary)
 }
 
 // Unwrap returns [ErrDeleteFiles].

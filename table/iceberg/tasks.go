@@ -16,8 +16,9 @@ import (
 // (schema.name-mapping.default, for files without field ids), the
 // promotion rules of the table's format version, the identity-partition
 // constants ([Scan.IdentityConstants]), the sequence numbers and the delete
-// files that may apply ([Scan.DeletesFor]). Errors are those of the name
-// mapping's parser.
+// files that apply ([Scan.DeletesFor]), with the equality key fields of
+// the table schema ([DeleteSchema]) and, for position deletes, the scan's
+// path rules. Errors are those of the name mapping's parser.
 func (s *Scan) Task(f *DataFile, read *schema.Schema) (table.Task, error) {
 	if read == nil {
 		read = s.ReadSchema
@@ -30,11 +31,19 @@ func (s *Scan) Task(f *DataFile, read *schema.Schema) (table.Task, error) {
 	if s.Metadata.FormatVersion >= 3 {
 		rules = "iceberg-v3"
 	}
+	deletes := s.DeletesFor(f)
+	var paths *table.PathResolution
+	for _, d := range deletes {
+		if d.Content == table.PositionDeletes {
+			paths = s.Paths
+		}
+	}
 	return table.Task{
 		Path: f.Path, StoredPath: f.StoredPath, Format: f.Format, SizeBytes: f.SizeBytes, RecordCount: f.RecordCount,
 		FileSchemaID: -1, ReadSchema: read, NameMapping: nm, Rules: rules,
 		Constants: s.IdentityConstants(f, read), SpecID: f.SpecID,
-		SequenceNumber: f.SequenceNumber, FileSequenceNumber: f.FileSequenceNumber, Deletes: s.DeletesFor(f),
+		SequenceNumber: f.SequenceNumber, FileSequenceNumber: f.FileSequenceNumber,
+		Deletes: deletes, DeleteSchema: DeleteSchema(s.ReadSchema, deletes), Paths: paths,
 	}, nil
 }
 

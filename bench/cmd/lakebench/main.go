@@ -30,6 +30,10 @@
 //	table/iceberg/<W>       reader.OpenTable + Table.Scan of the generated
 //	                        Iceberg table (3 schema versions), W workers
 //	table/paimon/<W>        the same for the generated Paimon table
+//	table/deletes/none      an Iceberg table of the data set in 4 files, one
+//	                        worker (see deletes.go)
+//	table/deletes/pos10     the same files with 10% of rows position-deleted
+//	table/deletes/eq1       the same files with 1% of rows equality-deleted
 //
 // ns/row, MB/s and the ratios use each variant's best time; "CPU ms" is the
 // least process CPU time (user + system, all threads, GC included) of one

@@ -291,7 +291,11 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, tvs...), nil
+	dvs, err := deleteVariants(cfg, ds)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(vs, tvs...), dvs...), nil
 }
 
 // tableVariants writes the Iceberg and Paimon tables and returns their
