@@ -7,7 +7,8 @@
 //
 // Every error lakecat returns for one of the reasons below matches exactly
 // one class under [errors.Is] — [ErrCorrupt], [ErrUnsupported],
-// [ErrIncompatibleSchema], [ErrMissingRequiredField], [ErrNotFound] or
+// [ErrIncompatibleSchema], [ErrMissingRequiredField], [ErrNotFound],
+// [ErrPermission], [ErrConflict], [ErrUnavailable], [ErrInvalidArgument] or
 // [ErrCanceled] — and also the sentinel of the package that found it;
 // [ClassOf] returns the class. Errors that fit no class (an I/O error of
 // the storage, a usage mistake, a bug) match none. The packages' sentinels
@@ -35,6 +36,11 @@
 //	                         evolve.ErrNotFound; Iceberg: no metadata, snapshot
 //	                         not found; Paimon: snapshot not found; Hudi: no
 //	                         completed commit, not a Hudi table
+//	ErrPermission            rest.ErrUnauthorized, rest.ErrForbidden            7
+//	ErrConflict              rest.ErrCommitFailed, rest.ErrCommitStateUnknown,  8
+//	                         rest.ErrConflict
+//	ErrUnavailable           rest.ErrUnavailable                                9
+//	ErrInvalidArgument       rest.ErrBadRequest                                 2
 //	ErrCanceled              context.Canceled                                   130
 //	(none)                   anything else                                      1 (2: usage)
 //

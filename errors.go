@@ -30,6 +30,19 @@ var (
 	// exist. Errors matching [io/fs.ErrNotExist] belong to this class too
 	// (see [ClassOf]).
 	ErrNotFound = errors.New("not found")
+	// ErrPermission: the storage or catalog refused the caller's
+	// credentials (missing, wrong, expired) or their permission.
+	ErrPermission = errors.New("permission denied")
+	// ErrConflict: the change conflicts with the table's current state (a
+	// commit whose requirements no longer hold, a column that already
+	// exists, a commit whose outcome is unknown and must be checked).
+	ErrConflict = errors.New("conflict")
+	// ErrUnavailable: a storage or catalog service that kept failing with
+	// transient errors (5xx, 429, timeouts) after the last retry.
+	ErrUnavailable = errors.New("service unavailable")
+	// ErrInvalidArgument: a caller's mistake in a library call (an option
+	// that does not apply, a batch that does not match its plan).
+	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrCanceled is [context.Canceled]: the caller's context was canceled.
 	ErrCanceled = context.Canceled
 )
@@ -37,11 +50,12 @@ var (
 // classes lists the classes in the order [ClassOf] tries them: cancellation
 // first (a canceled scan may also report a short read), then unsupported
 // before corrupt (an unknown type spelling is both), then the rest.
-var classes = []error{ErrCanceled, ErrUnsupported, ErrCorrupt, ErrMissingRequiredField, ErrIncompatibleSchema, ErrNotFound}
+var classes = []error{ErrCanceled, ErrUnsupported, ErrCorrupt, ErrMissingRequiredField, ErrIncompatibleSchema, ErrNotFound, ErrPermission, ErrConflict, ErrUnavailable, ErrInvalidArgument}
 
 // ClassOf returns the class err belongs to: one of [ErrCanceled],
 // [ErrUnsupported], [ErrCorrupt], [ErrMissingRequiredField],
-// [ErrIncompatibleSchema] and [ErrNotFound], or nil when err is nil or
+// [ErrIncompatibleSchema], [ErrNotFound], [ErrPermission], [ErrConflict],
+// [ErrUnavailable] and [ErrInvalidArgument], or nil when err is nil or
 // belongs to none. An error matching [io/fs.ErrNotExist] is [ErrNotFound].
 func ClassOf(err error) error {
 	if err == nil {

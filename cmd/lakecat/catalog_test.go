@@ -76,13 +76,13 @@ func TestCatRESTTable(t *testing.T) {
 	}
 }
 
-// TestCatRESTUnauthorized: a wrong token fails with exit code 1 and a
+// TestCatRESTUnauthorized: a wrong token fails with exit code 7 and a
 // message saying authentication failed, without the token.
 func TestCatRESTUnauthorized(t *testing.T) {
 	srv, _ := restcatalog.WithOrders(t, restcatalog.Options{Token: "right"})
 	out, errOut, code := runCLI(t, "cat", "--catalog-token", "wrong-tok-9", "rest://"+hostPort(srv)+"/db.orders")
 	want := "lakecat: catalog " + srv.URL + ": rest: GET /v1/config: authentication failed (401 Unauthorized): NotAuthorizedException: Not authorized to make this request\n"
-	if code != exitError || out != "" || errOut != want {
+	if code != exitPermission || out != "" || errOut != want {
 		t.Fatalf("exit %d, stdout %q, stderr %q\nwant %q", code, out, errOut, want)
 	}
 	out, errOut, code = runCLI(t, "cat", "--catalog", srv.URL, "--catalog-token", "right", "db.missing")

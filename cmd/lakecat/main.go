@@ -18,6 +18,9 @@
 //	4    unsupported feature (lakecat.ErrUnsupported)
 //	5    incompatible schema or missing required field (lakecat.ErrIncompatibleSchema, lakecat.ErrMissingRequiredField)
 //	6    not found (lakecat.ErrNotFound: a file, table, snapshot or column)
+//	7    permission denied (lakecat.ErrPermission: credentials refused by a catalog or store)
+//	8    conflict (lakecat.ErrConflict: a commit lost to a concurrent change, or its outcome unknown)
+//	9    unavailable (lakecat.ErrUnavailable: a service still failing after the last retry)
 //	130  canceled (interrupt or SIGTERM; lakecat.ErrCanceled)
 package main
 
@@ -48,6 +51,9 @@ const (
 	exitUnsupported exitCode = 4
 	exitSchema      exitCode = 5
 	exitNotFound    exitCode = 6
+	exitPermission  exitCode = 7
+	exitConflict    exitCode = 8
+	exitUnavailable exitCode = 9
 	exitCanceled    exitCode = 130
 )
 
@@ -58,6 +64,10 @@ var classExit = map[error]exitCode{
 	lakecat.ErrIncompatibleSchema:   exitSchema,
 	lakecat.ErrMissingRequiredField: exitSchema,
 	lakecat.ErrNotFound:             exitNotFound,
+	lakecat.ErrPermission:           exitPermission,
+	lakecat.ErrConflict:             exitConflict,
+	lakecat.ErrUnavailable:          exitUnavailable,
+	lakecat.ErrInvalidArgument:      exitUsage,
 	lakecat.ErrCanceled:             exitCanceled,
 }
 

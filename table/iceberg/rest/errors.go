@@ -16,25 +16,25 @@ var (
 	ErrNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "rest: not found")
 	// ErrUnauthorized: 401 or 419, or a failed OAuth2 token request: the
 	// catalog did not accept the credentials (missing, wrong or expired).
-	ErrUnauthorized = lakecat.NewSentinel(nil, "rest: authentication failed")
+	ErrUnauthorized = lakecat.NewSentinel(lakecat.ErrPermission, "rest: authentication failed")
 	// ErrForbidden: 403, the credentials are valid but lack the permission.
-	ErrForbidden = lakecat.NewSentinel(nil, "rest: permission denied")
+	ErrForbidden = lakecat.NewSentinel(lakecat.ErrPermission, "rest: permission denied")
 	// ErrCommitFailed: 409 on a commit, one or more requirements failed
 	// (CommitFailedException); the table changed since it was loaded.
-	ErrCommitFailed = lakecat.NewSentinel(nil, "rest: commit failed: requirements not met")
+	ErrCommitFailed = lakecat.NewSentinel(lakecat.ErrConflict, "rest: commit failed: requirements not met")
 	// ErrCommitStateUnknown: a commit answered with 500, 502, 504 or 503
 	// without Retry-After, or cut off in flight. The commit may or may not
 	// have been applied; load the table to find out.
-	ErrCommitStateUnknown = lakecat.NewSentinel(nil, "rest: commit state unknown")
+	ErrCommitStateUnknown = lakecat.NewSentinel(lakecat.ErrConflict, "rest: commit state unknown")
 	// ErrConflict: 409 on a request other than a commit (AlreadyExists,
 	// NamespaceNotEmpty).
-	ErrConflict = lakecat.NewSentinel(nil, "rest: conflict")
+	ErrConflict = lakecat.NewSentinel(lakecat.ErrConflict, "rest: conflict")
 	// ErrBadRequest: 400 or 422, the server rejected the request.
-	ErrBadRequest = lakecat.NewSentinel(nil, "rest: bad request")
+	ErrBadRequest = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "rest: bad request")
 	// ErrUnsupported: 406, the server does not support the operation.
 	ErrUnsupported = lakecat.NewSentinel(lakecat.ErrUnsupported, "rest: operation not supported by the catalog")
 	// ErrUnavailable: 429 or 5xx after the last retry.
-	ErrUnavailable = lakecat.NewSentinel(nil, "rest: catalog unavailable")
+	ErrUnavailable = lakecat.NewSentinel(lakecat.ErrUnavailable, "rest: catalog unavailable")
 	// ErrInvalidResponse: a response body that is not what the OpenAPI
 	// document says (bad JSON, a missing required field, above
 	// [MaxResponseBytes]).

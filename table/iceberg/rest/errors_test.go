@@ -17,13 +17,13 @@ func TestSentinels(t *testing.T) {
 		{rest.ErrNotFound, lakecat.ErrNotFound, "rest: not found"},
 		{rest.ErrUnsupported, lakecat.ErrUnsupported, "rest: operation not supported by the catalog"},
 		{rest.ErrInvalidResponse, lakecat.ErrCorrupt, "rest: invalid response"},
-		{rest.ErrUnauthorized, nil, "rest: authentication failed"},
-		{rest.ErrForbidden, nil, "rest: permission denied"},
-		{rest.ErrCommitFailed, nil, "rest: commit failed: requirements not met"},
-		{rest.ErrCommitStateUnknown, nil, "rest: commit state unknown"},
-		{rest.ErrConflict, nil, "rest: conflict"},
-		{rest.ErrBadRequest, nil, "rest: bad request"},
-		{rest.ErrUnavailable, nil, "rest: catalog unavailable"},
+		{rest.ErrUnauthorized, lakecat.ErrPermission, "rest: authentication failed"},
+		{rest.ErrForbidden, lakecat.ErrPermission, "rest: permission denied"},
+		{rest.ErrCommitFailed, lakecat.ErrConflict, "rest: commit failed: requirements not met"},
+		{rest.ErrCommitStateUnknown, lakecat.ErrConflict, "rest: commit state unknown"},
+		{rest.ErrConflict, lakecat.ErrConflict, "rest: conflict"},
+		{rest.ErrBadRequest, lakecat.ErrInvalidArgument, "rest: bad request"},
+		{rest.ErrUnavailable, lakecat.ErrUnavailable, "rest: catalog unavailable"},
 	}
 	for _, c := range cases {
 		if got := lakecat.ClassOf(c.err); got != c.class {
