@@ -28,7 +28,13 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("expr: %s at character %d of %q\n  %s\n  %s^", e.Msg, e.Pos+1, e.Expr, e.Expr, strings.Repeat(" ", e.Pos))
+	return fmt.Sprintf("expr: at character %d of %q: %s", e.Pos+1, e.Expr, e.Msg)
+}
+
+// Pointer returns the filter on one line and a caret under the offending
+// character on the next.
+func (e *SyntaxError) Pointer() string {
+	return e.Expr + "\n" + strings.Repeat(" ", e.Pos) + "^"
 }
 
 // Unwrap returns [ErrSyntax].

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
@@ -86,6 +87,15 @@ type TableOptions struct {
 	Warn func(msg string)
 	// Progress: see [ScanOptions].
 	Progress func(ScanProgress)
+	// Filter keeps only the rows it selects (nil: all), bound by field id
+	// to the table's read schema before Columns narrows it (a filter may
+	// use a column that is not returned). Files whose constants
+	// (identity-partition values) rule every row out are skipped without
+	// being opened, then row groups by their statistics; the rows of the
+	// rest are filtered exactly. See [Options.Filter].
+	Filter expr.Expr
+	// Stats, when set, counts what the scan skipped and read.
+	Stats *ScanStats
 }
 
 // IcebergOptions are the options of an Iceberg table read.
@@ -167,6 +177,8 @@ type Table struct {
 
 	opts          TableOptions
 	partitionType *schema.StructType // type of _partition (Iceberg)
+	filter        *expr.Bound        // opts.Filter bound to the read schema
+	out           *schema.Schema     // the schema returned, when the filter reads columns it lacks
 }
 
 // OpenTable plans a read of the table at location: it finds the snapshot,
@@ -215,10 +227,24 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 		}
 	}
 	meta = append(meta, opts.MetadataColumns...)
+	var filterIDs []int
+	if opts.Filter != nil {
+		b, err := expr.Bind(opts.Filter, t.ReadSchema)
+		if err != nil {
+			return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
+		}
+		filterIDs = b.FieldIDs()
+	}
 	if len(cols) > 0 {
 		sel, err := schema.Select(t.ReadSchema, cols, false)
 		if err != nil {
 			return nil, err
+		}
+		if extra := missingPaths(t.ReadSchema, sel, filterIDs); len(extra) > 0 {
+			t.out = sel
+			if sel, err = schema.Select(t.ReadSchema, append(append([]string(nil), cols...), extra...), false); err != nil {
+				return nil, err
+			}
 		}
 		t.ReadSchema = sel
 	}
@@ -229,6 +255,20 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	}
 	for i := range t.Files {
 		t.Files[i].Task.ReadSchema = t.ReadSchema
+	}
+	if opts.Filter != nil {
+		if t.filter, err = bindFilter(opts.Filter, t.ReadSchema); err != nil {
+			return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
+		}
+		if t.out != nil {
+			fields := append([]*schema.Field(nil), t.out.Fields...)
+			for _, f := range t.ReadSchema.Fields {
+				if IsMetadataColumn(f.Name) && f.ID >= reservedFieldIDs {
+					fields = append(fields, f)
+				}
+			}
+			t.out = &schema.Schema{ID: t.out.ID, Fields: fields, IdentifierFieldIDs: t.out.IdentifierFieldIDs}
+		}
 	}
 	return t, nil
 }
@@ -358,22 +398,57 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 	if len(planned) == 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)
 	}
-	return ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
+	rr, err := ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
 		// OpenTable refused delete files already, or was told to ignore them.
-		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: true})
+		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: true, Filter: t.opts.Filter, Stats: t.opts.Stats})
+	if err != nil || t.out == nil {
+		return rr, err
+	}
+	return newNarrowReader(rr, t.out), nil
 }
+
+// OutputSchema is the schema of the batches [Table.Scan] returns: the read
+// schema, without the columns read only for the filter.
+func (t *Table) OutputSchema() *schema.Schema {
+	if t.out != nil {
+		return t.out
+	}
+	return t.ReadSchema
+}
+
+// MayMatch reports whether file i (an index into Files) may hold a row the
+// filter selects, from its constants alone ([TaskMayMatch]); true without
+// a filter.
+func (t *Table) MayMatch(i int) bool { return TaskMayMatch(t.Files[i].Task, t.filter) }
 
 // ScanTasks reads tasks (from [Table.Tasks], or decoded from JSON) from
 // fsys concurrently and yields their batches in task order, as [ScanFiles]
 // does; every task must have the same read schema.
 func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
-	files := make([]FileTask, len(tasks))
-	for i, task := range tasks {
+	files := make([]FileTask, 0, len(tasks))
+	for _, task := range tasks {
 		o, err := taskOptions(task, topts)
 		if err != nil {
 			return nil, err
 		}
-		files[i] = FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o}
+		if topts.Filter != nil {
+			b, err := bindFilter(topts.Filter, task.ReadSchema)
+			if err != nil {
+				return nil, fmt.Errorf("%s: filter: %w", task.Path, err)
+			}
+			if !TaskMayMatch(task, b) {
+				topts.Stats.add(filesSkipped, 1)
+				if task.SizeBytes > 0 {
+					topts.Stats.add(bytesSkippedFiles, task.SizeBytes)
+				}
+				continue
+			}
+			topts.Stats.add(filesRead, 1)
+		}
+		files = append(files, FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o})
+	}
+	if len(files) == 0 && len(tasks) > 0 {
+		return array.NewRecordReader(schema.ToArrowSchema(tasks[0].ReadSchema), nil)
 	}
 	return ScanFiles(ctx, files, opts)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
@@ -26,6 +27,9 @@ type TaskOptions struct {
 	// without it such a task is refused with [ErrDeleteFiles] (applying
 	// deletes is not implemented yet).
 	IgnoreDeletes bool
+	// Filter and Stats: see [Options].
+	Filter expr.Expr
+	Stats  *ScanStats
 }
 
 // ReadTask reads one planned task (table.Scan planning, possibly on another
@@ -79,6 +83,6 @@ func taskOptions(task table.Task, opts TaskOptions) (Options, error) {
 	return Options{
 		Name: task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
 		Rules: rules, Constants: task.Constants, BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
-		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups,
+		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups, Filter: opts.Filter, Stats: opts.Stats,
 	}, nil
 }

@@ -14,6 +14,7 @@ import (
 type filesOptions struct {
 	Table      string
 	TableFlags tableFlags
+	Where      string
 }
 
 func newFilesCmd(f *factory, runF func(*filesOptions) error) *cobra.Command {
@@ -35,6 +36,7 @@ footer is read; no data is decoded.`,
 		},
 	}
 	opts.TableFlags.register(c.Flags())
+	c.Flags().StringVar(&opts.Where, "where", "", "list only the files that may hold rows matching this filter (partition values, columns a file lacks, row group statistics)")
 	return c
 }
 
@@ -43,6 +45,11 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		ctx = context.Background()
 	}
 	o.TableFlags.forListing()
+	filter, err := parseWhere(o.Where)
+	if err != nil {
+		return err
+	}
+	o.TableFlags.filter = filter
 	t, err := openTable(ctx, f, o.Table, &o.TableFlags, nil, 0)
 	if err != nil {
 		return err
@@ -50,6 +57,15 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE")
 	for i, tf := range t.Files {
+		if filter != nil {
+			pr, err := t.Prune(ctx, i)
+			if err != nil {
+				return err
+			}
+			if !pr.MayMatch {
+				continue
+			}
+		}
 		lacks, older := "", ""
 		p, err := t.Plan(ctx, i)
 		if err != nil {

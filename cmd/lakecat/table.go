@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/storage/blob"
 	"github.com/lakecat/lakecat/table/iceberg"
@@ -33,6 +34,9 @@ type tableFlags struct {
 	NoRebase      bool
 	TimeZone      string
 	listing       bool // set by forListing: no refusals, no warnings
+	// filter is --where, parsed (set by the verbs that take it).
+	filter expr.Expr
+	stats  *reader.ScanStats
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
@@ -86,6 +90,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	if t.listing {
 		o.Warn, o.Progress = nil, nil
 	}
+	o.Filter, o.Stats = t.filter, t.stats
 	if t.Workers < 0 {
 		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
