@@ -30,8 +30,12 @@ type Stats struct {
 }
 
 // ConstantStats returns the [Stats] of a unit of rows rows whose values are
-// all v (nil: all null).
+// all v (nil: all null); rows < 0 means a number of rows not known (but
+// at least one).
 func ConstantStats(v any, rows int64) Stats {
+	if rows < 0 {
+		rows = 1
+	}
 	if v == nil {
 		return Stats{Rows: rows, Nulls: rows, NaNs: 0, Constant: true}
 	}
