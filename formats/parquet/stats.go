@@ -57,7 +57,7 @@ type statsIndex struct {
 	once    sync.Once
 	byID    map[int]int
 	byField map[*schema.Field]int
-	fields []*schema.Field // by column index
+	fields  []*schema.Field // by column index
 }
 
 // ColumnStats returns the statistics of the leaf with field id id in row
