@@ -12,6 +12,7 @@ import (
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/iceberg"
 	"github.com/lakecat/lakecat/table/paimon"
@@ -53,7 +54,9 @@ func TestPackageSentinels(t *testing.T) {
 		{reader.ErrDeleteFiles, lakecat.ErrUnsupported, "reader: table has delete files"},
 		{reader.ErrPrimaryKeyTable, lakecat.ErrUnsupported, "reader: primary-key table needs merge on read"},
 		{reader.ErrMergeOnRead, lakecat.ErrUnsupported, "reader: merge-on-read table has log files"},
-		{reader.ErrInvalidOption, lakecat.ErrUnsupported, "reader: option does not apply to this table format"},
+		{reader.ErrInvalidOption, lakecat.ErrInvalidArgument, "reader: option does not apply to this table format"},
+		{evolve.ErrCommitConflict, lakecat.ErrConflict, "evolve: commit conflict"},
+		{storage.ErrTransient, lakecat.ErrUnavailable, "storage: transient error"},
 		{table.ErrNotATable, lakecat.ErrNotFound, "table: not an Iceberg, Paimon or Hudi table"},
 		{iceberg.ErrNoMetadata, lakecat.ErrNotFound, "iceberg: no table metadata found"},
 		{iceberg.ErrBadVersionHint, lakecat.ErrCorrupt, "iceberg: version hint names a missing metadata file"},

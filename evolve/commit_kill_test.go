@@ -92,27 +92,7 @@ func (k *killFS) Remove(ctx context.Context, n string) error {
 }
 
 // copyTree copies the folder src to a new temporary folder.
-func copyTree(t *testing.T, src string) string {
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+func copyTree(t *testing.T, src string) string { return testutil.CopyTree(t, src, t.TempDir(), nil) }
 
 // readTable reads the table at dir through reader.OpenTable, as a reader
 // would after the commit: the Arrow schema and every row as JSON.

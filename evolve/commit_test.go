@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
@@ -24,25 +25,7 @@ import (
 // copyDir copies the tree at src into a new temporary directory.
 func copyDir(t testing.TB, src string) string {
 	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testutil.CopyTree(t, src, t.TempDir(), nil)
 }
 
 func listDir(t testing.TB, dir string) []string {

@@ -1,12 +1,12 @@
 package evolve
 
 import (
-	"errors"
+	"github.com/lakecat/lakecat"
 )
 
 // ErrCommitConflict is matched (with [errors.Is]) by the [*ConflictError] a
 // commit returns when another writer committed the same version first.
-var ErrCommitConflict = errors.New("evolve: commit conflict")
+var ErrCommitConflict = lakecat.NewSentinel(lakecat.ErrConflict, "evolve: commit conflict")
 
 // ConflictError reports a lost race: File, the name the commit meant to
 // create, exists already.

@@ -24,7 +24,7 @@ import (
 var (
 	// ErrInvalidOption is returned for a table option the table's format
 	// does not have (a Paimon schema id or branch on an Iceberg table, …).
-	ErrInvalidOption = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: option does not apply to this table format")
+	ErrInvalidOption = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "reader: option does not apply to this table format")
 	// ErrDeleteFiles is matched by the error for a snapshot whose delete
 	// files (Iceberg position or equality deletes, deletion vectors; Paimon
 	// deletion vectors) a plain scan would ignore; set

@@ -9,6 +9,8 @@ import (
 	"net"
 	"syscall"
 	"time"
+
+	"github.com/lakecat/lakecat"
 )
 
 // ErrTransient marks a storage error that may succeed when tried again (a
@@ -16,7 +18,7 @@ import (
 // implementation wraps it into such errors so that [RetryFS] retries them;
 // [IsTransient] also recognises the usual network and HTTP forms without
 // it.
-var ErrTransient = errors.New("storage: transient error")
+var ErrTransient = lakecat.NewSentinel(lakecat.ErrUnavailable, "storage: transient error")
 
 // RetryPolicy says how [RetryFS] retries transient errors: at most Attempts
 // tries of one operation (Open, List, or one ranged read), waiting Backoff

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -134,31 +133,17 @@ func TestTaskRoundTrip(t *testing.T) {
 // files are rewritten with one row per row group (same rows, same schema
 // and field ids), so the split of a file into row-group tasks is covered.
 func multiRowGroupOrders(t *testing.T) string {
-	dst := filepath.Join(t.TempDir(), "orders")
 	src := filepath.Join(testutil.RepoRoot(t), "testdata", "orders")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	return testutil.CopyTree(t, src, filepath.Join(t.TempDir(), "orders"), func(p string, b []byte) ([]byte, error) {
+		if !strings.HasSuffix(p, ".parquet") {
+			return b, nil
+		}
+		b, err := oneRowPerGroup(b)
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if strings.HasSuffix(p, ".parquet") {
-			if b, err = oneRowPerGroup(b); err != nil {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+		return b, nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 func oneRowPerGroup(b []byte) ([]byte, error) {

@@ -2,6 +2,7 @@
 package testutil
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -64,4 +65,33 @@ func CheckedAllocator(t testing.TB) *memory.CheckedAllocator {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	return mem
+}
+
+// CopyTree copies the folder src to dst (created), passing each file's
+// content through edit when edit is not nil, and returns dst.
+func CopyTree(t testing.TB, src, dst string, edit func(path string, data []byte) ([]byte, error)) string {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if edit != nil {
+			if data, err = edit(p, data); err != nil {
+				return err
+			}
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }

@@ -53,9 +53,10 @@ type Location struct {
 //     version must be in the folder, else the error matches
 //     [ErrBadVersionHint]. A commit writes the metadata file before the
 //     hint, so from N the version is advanced while version N+1 exists.
-//  2. Without a hint (or with one that cannot be read or parsed), the highest
-//     version in the folder is taken, and Location.Guessed is set when the
-//     folder holds more than one version to choose from.
+//  2. Without a hint (or with an empty one), the highest version in the
+//     folder is taken, and Location.Guessed is set when the folder holds
+//     more than one version to choose from. A hint that cannot be read is
+//     an error.
 //
 // Versions are N of vN.metadata.json and of NNNNN-<anything>.metadata.json,
 // either possibly gzip-compressed ("vN.gz.metadata.json",
@@ -80,11 +81,19 @@ func FindMetadata(ctx context.Context, fsys storage.FS, target string) (Location
 	}
 	metaDir := storage.JoinPath(target, "metadata")
 	root := target
-	names, err := fsys.List(ctx, metaDir)
-	if errors.Is(err, fs.ErrNotExist) && storage.BaseName(target) == "metadata" {
-		metaDir, root = target, storage.ParentDir(target)
-		names, err = fsys.List(ctx, metaDir)
+	if storage.BaseName(target) == "metadata" {
+		if _, err := fsys.List(ctx, metaDir); errors.Is(err, fs.ErrNotExist) {
+			metaDir, root = target, storage.ParentDir(target)
+		}
 	}
+	// The hint is read before the folder is listed: a commit creates its
+	// metadata file before it rewrites the hint, so every version a hint
+	// read first names is in the listing that follows.
+	hint, hintName, err := readHint(ctx, fsys, metaDir)
+	if err != nil {
+		return Location{}, err
+	}
+	names, err := fsys.List(ctx, metaDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Location{}, fmt.Errorf("%w in %s: %v", ErrNoMetadata, target, err)
@@ -109,29 +118,15 @@ func FindMetadata(ctx context.Context, fsys storage.FS, target string) (Location
 		}
 		return Location{MetadataPath: storage.JoinPath(metaDir, versions[v]), Root: root, Version: v}
 	}
-	for _, hint := range []string{"version-hint.text", "version-hint.txt"} {
-		if !contains(names, hint) {
-			continue
-		}
-		b, err := storage.ReadFile(ctx, fsys, storage.JoinPath(metaDir, hint))
-		if err != nil {
-			if ctx.Err() != nil {
-				return Location{}, ctx.Err()
-			}
-			break // unreadable: list, as Java does
-		}
-		h := strings.TrimSpace(string(b))
-		if v, err := strconv.ParseInt(h, 10, 64); err == nil {
+	if hint != "" {
+		if v, err := strconv.ParseInt(hint, 10, 64); err == nil {
 			if versions[v] == "" {
 				return Location{}, fmt.Errorf("%w: %s says version %d; the folder's highest is %d",
-					ErrBadVersionHint, storage.JoinPath(metaDir, hint), v, best)
+					ErrBadVersionHint, storage.JoinPath(metaDir, hintName), v, best)
 			}
 			return at(v), nil
 		}
-		if h == "" {
-			break
-		}
-		for _, n := range []string{storage.BaseName(h), storage.BaseName(h) + ".metadata.json"} {
+		for _, n := range []string{storage.BaseName(hint), storage.BaseName(hint) + ".metadata.json"} {
 			if contains(names, n) {
 				if v, ok := metadataVersion(n); ok && versions[v] == n {
 					return at(v), nil
@@ -139,7 +134,7 @@ func FindMetadata(ctx context.Context, fsys storage.FS, target string) (Location
 				return Location{MetadataPath: storage.JoinPath(metaDir, n), Root: root, Version: -1}, nil
 			}
 		}
-		return Location{}, fmt.Errorf("%w: %s names %q", ErrBadVersionHint, storage.JoinPath(metaDir, hint), h)
+		return Location{}, fmt.Errorf("%w: %s names %q", ErrBadVersionHint, storage.JoinPath(metaDir, hintName), hint)
 	}
 	if best < 0 {
 		return Location{}, fmt.Errorf("%w in %s", ErrNoMetadata, metaDir)
@@ -171,6 +166,23 @@ func metadataVersion(name string) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(num, 10, 64)
 	return v, err == nil && v >= 0
+}
+
+// readHint returns the trimmed content of metadata/version-hint.text (or
+// Impala's version-hint.txt) and the file's name, or "" when there is none.
+// A hint that exists but cannot be read is an error (Java would list the
+// folder instead, which turns a storage fault into a guess).
+func readHint(ctx context.Context, fsys storage.FS, metaDir string) (string, string, error) {
+	for _, name := range []string{"version-hint.text", "version-hint.txt"} {
+		b, err := storage.ReadFile(ctx, fsys, storage.JoinPath(metaDir, name))
+		if err == nil {
+			return strings.TrimSpace(string(b)), name, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", "", fmt.Errorf("iceberg: %w", err)
+		}
+	}
+	return "", "", nil
 }
 
 func contains(names []string, n string) bool {
