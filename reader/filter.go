@@ -18,6 +18,7 @@ import (
 	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // ScanStats counts what reads with a filter skipped and read. One value
@@ -462,8 +463,8 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	if t.filter == nil {
 		return FilePruning{MayMatch: true}, nil
 	}
-	if !TaskMayMatch(f.Task, t.filter) {
-		return FilePruning{Reason: "partition values", BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
+	if f.skip != "" {
+		return FilePruning{Reason: f.skip, BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
 	}
 	o, err := taskOptions(f.Task, TaskOptions{Limits: t.opts.Limits, IgnoreDeletes: true})
 	if err != nil {
@@ -512,4 +513,30 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		out.Reason = "row group statistics"
 	}
 	return out, nil
+}
+
+// fileSkip returns why the filter rules out file i without opening it —
+// "partition values" (its constants) or "column metrics" (Iceberg's
+// value, null and NaN counts and bounds in its manifest entry) — or "".
+func (t *Table) fileSkip(i int) string {
+	f := &t.Files[i]
+	if t.filter == nil {
+		return ""
+	}
+	if !TaskMayMatch(f.Task, t.filter) {
+		return "partition values"
+	}
+	if f.metrics != nil {
+		ok := t.filter.MayMatch(func(id int) (expr.Stats, bool) {
+			rf := t.ReadSchema.FindByID(id)
+			if rf == nil || id >= reservedFieldIDs {
+				return expr.Stats{}, false
+			}
+			return iceberg.MetricsStats(f.metrics, f.RecordCount, rf)
+		})
+		if !ok {
+			return "column metrics"
+		}
+	}
+	return ""
 }

@@ -153,7 +153,9 @@ type TableFile struct {
 	// tasks, see [Table.Tasks].
 	Task table.Task
 
-	partition map[int]any // partition field id → value (_partition)
+	partition map[int]any      // partition field id → value (_partition)
+	metrics   *iceberg.Metrics // Iceberg column metrics, or nil
+	skip      string           // why the filter skips the file, or ""
 }
 
 // Table is a planned table read: its read schema and live data files.
@@ -260,6 +262,9 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 		if t.filter, err = bindFilter(opts.Filter, t.ReadSchema); err != nil {
 			return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
 		}
+		for i := range t.Files {
+			t.Files[i].skip = t.fileSkip(i)
+		}
 		if t.out != nil {
 			fields := append([]*schema.Field(nil), t.out.Fields...)
 			for _, f := range t.ReadSchema.Fields {
@@ -286,6 +291,9 @@ func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 	}
 	var out []table.Task
 	for i := range t.Files {
+		if t.Files[i].skip != "" {
+			continue
+		}
 		task := t.Files[i].Task
 		if split < 0 || task.Format != "PARQUET" || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
 			out = append(out, task)
@@ -394,6 +402,12 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 	planned, err := t.Tasks(ctx)
 	if err != nil {
 		return nil, err
+	}
+	for _, f := range t.Files {
+		if f.skip != "" {
+			t.opts.Stats.add(filesSkipped, 1)
+			t.opts.Stats.add(bytesSkippedFiles, max(f.Task.SizeBytes, 0))
+		}
 	}
 	if len(planned) == 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)

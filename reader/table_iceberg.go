@@ -31,7 +31,7 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
 			Partition: partitionString(df.Partition), SchemaID: -1,
-			partition: df.Partition, Task: task,
+			partition: df.Partition, Task: task, metrics: df.Metrics,
 		})
 	}
 	return t, nil

@@ -162,6 +162,8 @@ type DataFile struct {
 	ReferencedDataFile string
 	// ManifestPath is the stored path of the manifest that lists the file.
 	ManifestPath string
+	// Metrics are the file's column metrics from its manifest entry, or nil.
+	Metrics *Metrics
 }
 
 // IsDeletionVector reports whether f is a v3 deletion vector (position
@@ -316,6 +318,7 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 			EqualityIDs:        e.EqualityIDs,
 			ReferencedDataFile: e.ReferencedDataFile,
 			ManifestPath:       mf.Path,
+			Metrics:            e.Metrics,
 		}
 		// Sequence number inheritance (spec, "Sequence Number
 		// Inheritance"): a null value in an ADDED entry takes the
