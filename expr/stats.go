@@ -327,3 +327,29 @@ func PromoteBound(v any, from, to schema.PrimitiveType) (any, bool) {
 	}
 	return nil, false
 }
+
+// LeafFunc decides one predicate for a unit of a read, from something
+// other than per-field statistics (Iceberg partition values through their
+// transforms): it returns known false when it cannot tell, and mayMatch
+// false only when no row of the unit can satisfy field op values (values
+// in the Go form of the bound field's type, empty for the unary
+// operators).
+type LeafFunc func(fieldID int, op Op, values []any) (mayMatch, known bool)
+
+// MayMatchLeaves is [Bound.MayMatch] with each predicate decided by f.
+func (b *Bound) MayMatchLeaves(f LeafFunc) bool { return mayMatchLeaves(b.root, f) }
+
+func mayMatchLeaves(n node, f LeafFunc) bool {
+	switch x := n.(type) {
+	case constNode:
+		return bool(x)
+	case andNode:
+		return mayMatchLeaves(x.l, f) && mayMatchLeaves(x.r, f)
+	case orNode:
+		return mayMatchLeaves(x.l, f) || mayMatchLeaves(x.r, f)
+	case *leaf:
+		m, ok := f(x.field.ID, x.op, x.vals)
+		return !ok || m
+	}
+	return true
+}

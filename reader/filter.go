@@ -526,6 +526,9 @@ func (t *Table) fileSkip(i int) string {
 	if !TaskMayMatch(f.Task, t.filter) {
 		return "partition values"
 	}
+	if t.icebergScan != nil && f.dataFile != nil && !t.icebergScan.PartitionMayMatch(f.dataFile, t.filter, t.ReadSchema) {
+		return "partition values"
+	}
 	if f.metrics != nil {
 		ok := t.filter.MayMatch(func(id int) (expr.Stats, bool) {
 			rf := t.ReadSchema.FindByID(id)

@@ -153,9 +153,10 @@ type TableFile struct {
 	// tasks, see [Table.Tasks].
 	Task table.Task
 
-	partition map[int]any      // partition field id → value (_partition)
-	metrics   *iceberg.Metrics // Iceberg column metrics, or nil
-	skip      string           // why the filter skips the file, or ""
+	partition map[int]any       // partition field id → value (_partition)
+	metrics   *iceberg.Metrics  // Iceberg column metrics, or nil
+	dataFile  *iceberg.DataFile // the Iceberg data file, or nil
+	skip      string            // why the filter skips the file, or ""
 }
 
 // Table is a planned table read: its read schema and live data files.
@@ -180,6 +181,7 @@ type Table struct {
 	opts          TableOptions
 	partitionType *schema.StructType // type of _partition (Iceberg)
 	filter        *expr.Bound        // opts.Filter bound to the read schema
+	icebergScan   *iceberg.Scan      // the planned Iceberg scan, or nil
 	out           *schema.Schema     // the schema returned, when the filter reads columns it lacks
 }
 
