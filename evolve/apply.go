@@ -383,6 +383,13 @@ func (a *applier) updateType(c *change, l loc) error {
 	if !f.Type.Kind().IsPrimitive() {
 		return a.fail(c, ErrIncompatibleType, "%s is not a primitive type", f.Type)
 	}
+	if mt, ok := ownerMap(l); ok && mt.Key == f {
+		fp, ok1 := f.Type.(schema.PrimitiveType)
+		tp, ok2 := c.typ.(schema.PrimitiveType)
+		if !ok1 || !ok2 || !a.u.format.Rules().AllowsMapKey(fp, tp) {
+			return a.fail(c, ErrIncompatibleType, "a map key's type cannot change: %s → %s", f.Type, c.typ)
+		}
+	}
 	if !a.u.format.CanPromote(f.Type, c.typ) {
 		return a.fail(c, ErrIncompatibleType, "%s → %s is not a %s promotion", f.Type, c.typ, a.u.format)
 	}

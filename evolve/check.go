@@ -181,7 +181,7 @@ func (c *checker) field(path string, w, h *schema.Field) {
 	}
 	wk, hk := w.Type.Kind(), h.Type.Kind()
 	if wk.IsPrimitive() && hk.IsPrimitive() || hk == schema.KindUnknown {
-		if !canPromote(c.r, h.Type, w.Type) {
+		if !canPromote(c.r, h.Type, w.Type, !c.write) {
 			c.add(path, w.ID, UnpromotableType, h.Type, w.Type)
 		}
 		return
@@ -197,7 +197,13 @@ func (c *checker) field(path string, w, h *schema.Field) {
 		c.field(path+"."+schema.ElementName, wt.Element, h.Type.(*schema.ListType).Element)
 	case *schema.MapType:
 		ht := h.Type.(*schema.MapType)
-		c.field(path+"."+schema.KeyName, wt.Key, ht.Key)
+		wkp, ok1 := wt.Key.Type.(schema.PrimitiveType)
+		hkp, ok2 := ht.Key.Type.(schema.PrimitiveType)
+		if ok1 && ok2 && !c.r.AllowsMapKey(hkp, wkp) {
+			c.add(path+"."+schema.KeyName, wt.Key.ID, UnpromotableType, ht.Key.Type, wt.Key.Type)
+		} else {
+			c.field(path+"."+schema.KeyName, wt.Key, ht.Key)
+		}
 		c.field(path+"."+schema.ValueName, wt.Value, ht.Value)
 	}
 }

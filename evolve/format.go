@@ -70,11 +70,13 @@ func (f Format) Rules() project.Rules {
 	return project.IcebergV2
 }
 
-// CanPromote reports whether data of type from may be read as type to under
-// f's rules: equal types always; two primitive types when [project.Rules]
-// allows it (f.Rules().Allows); for Iceberg v3 also unknown to any type,
-// nested ones included. So that a type change this package accepts is one
-// the reader can serve, the rules are the reader's:
+// CanPromote reports whether a column of type from may be changed to type to
+// under f's rules: equal types always; two primitive types when
+// f.Rules().Promotes (the reader's rules without the file-only
+// equivalences such as fixed[16] read as uuid); for Iceberg v3 also unknown
+// to any type, nested ones included. A map key's type never changes
+// ([project.Rules.AllowsMapKey]). So that a type change this package
+// accepts is one the reader can serve, the rules are the reader's:
 //
 //   - Iceberg (table spec, "Schema Evolution"): int→long, float→double,
 //     decimal(P,S)→decimal(P′,S) with P′≥P; v3 adds date→timestamp,
@@ -84,10 +86,12 @@ func (f Format) Rules() project.Rules {
 //   - Hudi: Hudi's schema-on-read promotions.
 //
 // See the project package for the full matrix.
-func (f Format) CanPromote(from, to schema.Type) bool { return canPromote(f.Rules(), from, to) }
+func (f Format) CanPromote(from, to schema.Type) bool { return canPromote(f.Rules(), from, to, false) }
 
-// canPromote implements [Format.CanPromote] for the rules r.
-func canPromote(r project.Rules, from, to schema.Type) bool {
+// canPromote implements [Format.CanPromote] for the rules r; with file set,
+// from is a data file's type and the reader's [project.Rules.Allows]
+// decides, as it does when the file is read.
+func canPromote(r project.Rules, from, to schema.Type, file bool) bool {
 	if schema.Equal(from, to) {
 		return true
 	}
@@ -99,7 +103,10 @@ func canPromote(r project.Rules, from, to schema.Type) bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	return r.Allows(fp, tp)
+	if file {
+		return r.Allows(fp, tp)
+	}
+	return r.Promotes(fp, tp)
 }
 
 func isTimestamp(k schema.Kind) bool {

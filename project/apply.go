@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -47,7 +48,13 @@ func (p *Plan) Apply(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordB
 			in = rec.Column(n.src).Data()
 		}
 		d, err := p.exec(n, in, int(nrows), mem)
+		if err == nil {
+			err = p.checkNulls(n, d, nil)
+		}
 		if err != nil {
+			if d != nil {
+				d.Release()
+			}
 			return nil, err
 		}
 		cols[i] = array.MakeFromData(d)
@@ -100,7 +107,7 @@ func (p *Plan) exec(n *node, in arrow.ArrayData, length int, mem memory.Allocato
 	case actStruct:
 		// Children are indexed from the struct's own offset: fill them to
 		// offset+length.
-		kids, err := p.children(n.children, in.Children(), in.Offset()+in.Len(), mem)
+		kids, err := p.children(n.children, in.Children(), in.Offset()+in.Len(), mem, in)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +119,7 @@ func (p *Plan) exec(n *node, in arrow.ArrayData, length int, mem memory.Allocato
 		// Offsets index the element array from its own start: fill to its
 		// length.
 		el := in.Children()[0]
-		kids, err := p.children(n.children, in.Children(), el.Len(), mem)
+		kids, err := p.children(n.children, in.Children(), el.Len(), mem, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +128,7 @@ func (p *Plan) exec(n *node, in arrow.ArrayData, length int, mem memory.Allocato
 		return d, nil
 	case actMap:
 		entries := in.Children()[0]
-		kids, err := p.children(n.children, entries.Children(), entries.Offset()+entries.Len(), mem)
+		kids, err := p.children(n.children, entries.Children(), entries.Offset()+entries.Len(), mem, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +142,10 @@ func (p *Plan) exec(n *node, in arrow.ArrayData, length int, mem memory.Allocato
 	return nil, fmt.Errorf("project: unknown action %d", n.act)
 }
 
-func (p *Plan) children(nodes []*node, ins []arrow.ArrayData, length int, mem memory.Allocator) ([]arrow.ArrayData, error) {
+// children runs the child nodes; parent is the struct whose children they
+// are (nil for a list element or map key and value, whose every value
+// exists).
+func (p *Plan) children(nodes []*node, ins []arrow.ArrayData, length int, mem memory.Allocator, parent arrow.ArrayData) ([]arrow.ArrayData, error) {
 	out := make([]arrow.ArrayData, len(nodes))
 	for i, c := range nodes {
 		var in arrow.ArrayData
@@ -143,6 +153,11 @@ func (p *Plan) children(nodes []*node, ins []arrow.ArrayData, length int, mem me
 			in = ins[c.src]
 		}
 		d, err := p.exec(c, in, length, mem)
+		if err == nil {
+			if err = p.checkNulls(c, d, parent); err != nil {
+				d.Release()
+			}
+		}
 		if err != nil {
 			releaseAll(out[:i])
 			return nil, err
@@ -150,6 +165,41 @@ func (p *Plan) children(nodes []*node, ins []arrow.ArrayData, length int, mem me
 		out[i] = d
 	}
 	return out, nil
+}
+
+// checkNulls returns a *[ValueError] matching [ErrNullInRequiredField] for
+// the first null of d, the values of node n, when n's read field is
+// required and the file's optional. A struct child's value counts only
+// where the struct (parent) is present: its children are indexed from the
+// struct's offset, so child value j belongs to struct row j-offset.
+func (p *Plan) checkNulls(n *node, d arrow.ArrayData, parent arrow.ArrayData) error {
+	if !n.nullCheck || d.NullN() == 0 {
+		return nil
+	}
+	first, last := 0, d.Len()
+	if parent != nil {
+		first, last = parent.Offset(), parent.Offset()+parent.Len()
+	}
+	for j := first; j < last && j < d.Len(); j++ {
+		if !isNullAt(d, j) || parent != nil && isNullAt(parent, j-parent.Offset()) {
+			continue
+		}
+		return &ValueError{File: p.fileName, FieldID: n.read.ID, Path: n.path, Row: int64(j - first), Value: "null",
+			FileType: n.file.Type, ReadType: n.read.Type, Err: ErrNullInRequiredField}
+	}
+	return nil
+}
+
+// isNullAt reports whether value i of d (counted from d's offset) is null.
+func isNullAt(d arrow.ArrayData, i int) bool {
+	if d.DataType().ID() == arrow.NULL {
+		return true
+	}
+	b := d.Buffers()
+	if len(b) == 0 || b[0] == nil {
+		return false
+	}
+	return !bitutil.BitIsSet(b[0].Bytes(), d.Offset()+i)
 }
 
 // maskFills gives the default and constant children of a struct the

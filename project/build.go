@@ -42,7 +42,7 @@ func NewPlan(file, read *schema.Schema, opts Options) (*Plan, error) {
 	p.dropped = sortDropped(file, b.dropped)
 	p.passThrough = len(top) == len(proj)
 	for i, n := range top {
-		if n.act != actTake || n.src != i {
+		if n.act != actTake || n.src != i || n.nullCheck {
 			p.passThrough = false
 		}
 	}
@@ -162,6 +162,7 @@ func filePathOf(parent string, f *schema.Field) string {
 // file data is needed).
 func (b *planBuilder) field(r, f *schema.Field, path, filePath string) (*node, *schema.Field, error) {
 	n := &node{read: r, path: path, file: f, filePath: filePath, out: schema.ToArrowType(r.Type), src: -1}
+	n.nullCheck = f != nil && r.Required && !f.Required
 	fieldErr := func(err error) error {
 		fe := &FieldError{File: b.opts.FileName, FieldID: r.ID, Path: path, ReadType: r.Type, Err: err}
 		if f != nil {
@@ -247,7 +248,9 @@ func (b *planBuilder) field(r, f *schema.Field, path, filePath string) (*node, *
 		if err != nil {
 			return nil, nil, err
 		}
-		if key.act != actTake {
+		fk, fok := ft.Key.Type.(schema.PrimitiveType)
+		rk, rok := rt.Key.Type.(schema.PrimitiveType)
+		if key.act != actTake || fok && rok && !b.opts.Rules.AllowsMapKey(fk, rk) {
 			return nil, nil, &FieldError{File: b.opts.FileName, FieldID: rt.Key.ID, Path: key.path,
 				FileType: ft.Key.Type, ReadType: rt.Key.Type,
 				Err: fmt.Errorf("%w: a map key's type cannot change", ErrIncompatibleType)}

@@ -14,6 +14,16 @@
 // produce; [Plan.Apply] runs the plan on each decoded record batch;
 // [Plan.Explain] says in words what the read does for each field.
 //
+// # Required read fields over optional file data
+//
+// A required read field whose file field is optional is read (writers such
+// as Hudi's and some Parquet writers mark every column optional), and the
+// first null met fails the batch with a *[ValueError] matching
+// [ErrNullInRequiredField] that names the file, the field id and the row.
+// Iceberg Java refuses such a read before reading anything; lakecat reads
+// what conforms, so a table whose data has no nulls reads, and never puts a
+// null into a non-nullable Arrow field, which consumers trust.
+//
 // The package knows no file format: it sees only the file schema and Arrow
 // arrays laid out as [schema.ToArrowSchema] of [Plan.FileProjection].
 //
@@ -50,6 +60,13 @@
 //	timestamp ↔ timestamp (unit, time zone)                                     cast
 //	timestamp → date, time; time → timestamp                                    cast
 //	timestamp ↔ int, long (seconds since the epoch)                             cast
+//
+// The table is [Rules.Allows]: what a data file's type is read as. What a
+// table may change a column's type to ([Rules.Promotes], which evolve
+// commits) is the same set without fixed[16] → uuid, which only a file's
+// physical form needs (a writer without the UUID annotation). A map key is
+// never converted under any rule ([Rules.AllowsMapKey]): same type, char,
+// varchar and string among them, or fixed[16] as uuid.
 //
 // Sources: Iceberg table spec, "Schema Evolution" (valid type promotions, and
 // format version 3's unknown and date promotions); Hudi docs, "Schema

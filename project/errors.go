@@ -27,6 +27,13 @@ var (
 	// number, date or timestamp) or a default or constant of the wrong Go
 	// form.
 	ErrInvalidValue = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "invalid value")
+	// ErrNullInRequiredField reports a null value that a file holds for a
+	// required read field: the file's field is optional (Iceberg Java
+	// refuses such a read outright, whether or not a null occurs); lakecat
+	// reads the field and fails at the first null, naming the file, the
+	// field id and the row, so that a batch never carries a null in a
+	// non-nullable Arrow field.
+	ErrNullInRequiredField = lakecat.NewSentinel(lakecat.ErrMissingRequiredField, "null in a required field")
 	// ErrBatchLayout reports a record batch handed to [Plan.Apply] that is
 	// not laid out as [schema.ToArrowSchema] of [Plan.FileProjection].
 	ErrBatchLayout = errors.New("record batch does not match the file projection")
@@ -69,8 +76,8 @@ func (e *FieldError) Unwrap() error { return e.Err }
 // value. Row counts from 0 at the first row of the record batch handed to
 // Apply (for a field nested in a list or map, the index among the list's
 // elements or the map's entries in that batch); a reader that knows the
-// batch's first row in the file adds it. Err is [ErrValueOutOfRange] or
-// [ErrInvalidValue].
+// batch's first row in the file adds it. Err is [ErrValueOutOfRange],
+// [ErrInvalidValue] or [ErrNullInRequiredField].
 type ValueError struct {
 	File     string
 	FieldID  int
@@ -85,7 +92,12 @@ type ValueError struct {
 // Error returns, for example,
 //
 //	project: file "a.parquet": field 4 (qty), row 17: value does not fit the read type: 300 as tinyint (file type int)
+//	project: file "a.parquet": field 1 (id), row 2: null in a required field: read type long is required, the file's field is optional
 func (e *ValueError) Error() string {
+	if errors.Is(e.Err, ErrNullInRequiredField) {
+		return fmt.Sprintf("project: file %q: field %d (%s), row %d: %v: read type %s is required, the file's field is optional",
+			e.File, e.FieldID, e.Path, e.Row, e.Err, typeString(e.ReadType))
+	}
 	return fmt.Sprintf("project: file %q: field %d (%s), row %d: %v: %s as %s (file type %s)",
 		e.File, e.FieldID, e.Path, e.Row, e.Err, e.Value, typeString(e.ReadType), typeString(e.FileType))
 }

@@ -84,6 +84,9 @@ type node struct {
 	pooled   bool           // conv is a loop whose values buffer may be recycled
 	children []*node        // struct: read children; list: [element]; map: [key, value]
 	value    any            // actDefault, actConstant
+	// nullCheck: the read field is required and the file's optional, so
+	// a null in the file is an error ([ErrNullInRequiredField]).
+	nullCheck bool
 	// levels is the file path of the leaf decoded only for the struct
 	// validity or list lengths, when no requested child exists in the file.
 	levels string

@@ -133,6 +133,40 @@ func (r Rules) Allows(file, read schema.PrimitiveType) bool {
 	return ok
 }
 
+// Promotes reports whether a table schema may change a column's type from
+// from to to under r: the type promotions of the table format's schema
+// evolution, which is what evolve commits (Iceberg table spec, "Schema
+// Evolution": int→long, float→double, decimal(P,S)→decimal(P′,S) with
+// P′ ≥ P; v3 adds date→timestamp and timestamp_ns; Hudi and Paimon their own
+// rules, see the package documentation). It is [Rules.Allows] without the
+// equivalences that only a data file's physical type needs: a fixed[16]
+// file column read as uuid (a writer without the UUID annotation) is read,
+// but fixed[16]→uuid is no promotion.
+func (r Rules) Promotes(from, to schema.PrimitiveType) bool {
+	if to.K == schema.KindUUID && from.K != schema.KindUUID {
+		return false
+	}
+	return r.Allows(from, to)
+}
+
+// AllowsMapKey reports whether a map key written with primitive type file
+// can be read with primitive type read under r: only when no conversion is
+// needed (the same type; fixed[16] as uuid; char, varchar and string as one
+// another). A map key is never promoted, so that the keys of one map stay
+// distinct and ordered as written; Iceberg Java's UpdateSchema refuses any
+// change to a map key's type, and [NewPlan] and evolve apply this one rule.
+func (r Rules) AllowsMapKey(file, read schema.PrimitiveType) bool {
+	switch {
+	case file.K == read.K && file.K != schema.KindDecimal && file.K != schema.KindFixed:
+		return true
+	case isString(file.K) && isString(read.K):
+		return true
+	case file.K == schema.KindFixed && read.K == schema.KindUUID:
+		return file.Length == 16
+	}
+	return schema.Equal(file, read)
+}
+
 // allows reports whether file → read is allowed and, when it is not, a
 // detail for the error message ("" for the plain case).
 func (r Rules) allows(f, t schema.PrimitiveType) (bool, string) {

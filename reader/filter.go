@@ -100,8 +100,8 @@ func bindFilter(f expr.Expr, read *schema.Schema) (*expr.Bound, error) {
 // top-level field, its initial-default, else null (Iceberg spec, "Default
 // values"). ok is false when the field's value is not one constant for the
 // file: _pos, or a nested field with a default (null where its parent is).
-func constantStats(f *schema.Field, topLevel bool, constants map[int]any, rows int64) (expr.Stats, bool) {
-	if f.ID == FieldIDPos {
+func constantStats(f *schema.Field, topLevel bool, constants map[int]any, rows int64, posID int) (expr.Stats, bool) {
+	if f.ID == posID {
 		return expr.Stats{}, false
 	}
 	if v, ok := constants[f.ID]; ok {
@@ -162,14 +162,15 @@ type rowGroupFilter struct {
 	fields    map[int]*schema.Field // read field id → the file's own field
 	topLevel  map[int]bool
 	constants map[int]any
+	posID     int // field id of _pos
 }
 
-func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *schema.Schema, constants map[int]any) *rowGroupFilter {
+func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *schema.Schema, constants map[int]any, posID int) *rowGroupFilter {
 	top := map[int]bool{}
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	return &rowGroupFilter{file: pf, filter: filter, read: read, fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants}
+	return &rowGroupFilter{file: pf, filter: filter, read: read, fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID}
 }
 
 // mayMatch evaluates the filter on row group i's statistics, each
@@ -184,7 +185,7 @@ func (g *rowGroupFilter) mayMatch(i int) bool {
 		}
 		ff, ok := g.fields[id]
 		if !ok {
-			return constantStats(rf, g.topLevel[id], g.constants, rows)
+			return constantStats(rf, g.topLevel[id], g.constants, rows, g.posID)
 		}
 		cs, ok := g.file.ColumnStatsOf(i, ff)
 		if !ok {
@@ -495,7 +496,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		if _, ok := fields[id]; ok || rf == nil {
 			return expr.Stats{}, false
 		}
-		return constantStats(rf, top[id], o.Constants, dec.NumRows())
+		return constantStats(rf, top[id], o.Constants, dec.NumRows(), o.posFieldID())
 	}
 	if !t.filter.MayMatch(lacking) {
 		return FilePruning{Reason: "columns the file lacks", BytesSkipped: size}, nil
@@ -505,7 +506,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		return FilePruning{MayMatch: true, RowGroups: 1, RowGroupsKept: 1}, nil
 	}
 	var st ScanStats
-	g := newRowGroupFilter(pd.File, t.filter, p.FileSchema(), p.ReadSchema(), o.Constants)
+	g := newRowGroupFilter(pd.File, t.filter, p.FileSchema(), p.ReadSchema(), o.Constants, o.posFieldID())
 	kept := g.keptRowGroups(o.firstRowGroup, o.rowGroups, &st)
 	c := st.Counts()
 	out := FilePruning{MayMatch: len(kept) > 0, RowGroups: int(c.RowGroupsRead + c.RowGroupsSkipped), RowGroupsKept: len(kept), BytesSkipped: c.BytesSkippedRowGroups}

@@ -12,7 +12,10 @@ import (
 
 // The field ids of the metadata columns (Iceberg table spec, "Reserved
 // Field IDs"). A read schema may hold them; they are never stored in data
-// files.
+// files. An Iceberg table never uses them, so its metadata columns take
+// them; a Paimon primary-key table does (_SEQUENCE_NUMBER is 2147483646,
+// _VALUE_KIND 2147483645), so on any table a metadata column whose id some
+// schema of the table uses takes another ([Table.MetadataFieldID]).
 const (
 	// FieldIDFile is _file (string): the data file's path as the table
 	// metadata stores it.
@@ -44,55 +47,102 @@ func IsMetadataColumn(name string) bool {
 	return false
 }
 
-// metadataField returns the read-schema field of a metadata column;
-// partition is the _partition struct type.
-func metadataField(name string, partition *schema.StructType) (*schema.Field, error) {
+// reservedFieldID is the Iceberg reserved id of a metadata column.
+func reservedFieldID(name string) (int, error) {
 	switch name {
 	case ColumnFile:
-		return &schema.Field{ID: FieldIDFile, Name: name, Type: schema.String, Required: true}, nil
+		return FieldIDFile, nil
 	case ColumnPos:
-		return &schema.Field{ID: FieldIDPos, Name: name, Type: schema.Long, Required: true}, nil
+		return FieldIDPos, nil
 	case ColumnSpecID:
-		return &schema.Field{ID: FieldIDSpecID, Name: name, Type: schema.Int, Required: true}, nil
+		return FieldIDSpecID, nil
 	case ColumnPartition:
-		if partition == nil {
-			partition = &schema.StructType{}
-		}
-		return &schema.Field{ID: FieldIDPartition, Name: name, Type: partition, Required: true}, nil
+		return FieldIDPartition, nil
 	}
-	return nil, fmt.Errorf("reader: %q is not a metadata column (_file, _pos, _spec_id, _partition)", name)
+	return 0, fmt.Errorf("reader: %q is not a metadata column (_file, _pos, _spec_id, _partition)", name)
 }
 
-// posIndex returns the index of the top-level _pos column of read, or -1.
-// The name is checked too: Paimon's _VALUE_KIND system column has the same
-// field id (2147483645).
-func posIndex(read *schema.Schema) int {
+// metadataFieldIDs returns the field id of each named metadata column in a
+// read of a table whose schemas (read schema, schema history, every file's
+// writer schema, system columns included) use the ids in used: its Iceberg
+// reserved id when unused, else the highest id below it that is neither
+// used nor taken by an earlier name. Field ids of one read must be unique,
+// or a metadata column would take a file column of the same id (Paimon's
+// _SEQUENCE_NUMBER has _file's reserved id).
+func metadataFieldIDs(names []string, used map[int]bool) (map[string]int, error) {
+	ids := make(map[string]int, len(names))
+	taken := make(map[int]bool, len(names))
+	for _, n := range names {
+		if _, ok := ids[n]; ok {
+			continue
+		}
+		id, err := reservedFieldID(n)
+		if err != nil {
+			return nil, err
+		}
+		for used[id] || taken[id] {
+			id--
+		}
+		ids[n], taken[id] = id, true
+	}
+	return ids, nil
+}
+
+// metadataField returns the read-schema field of a metadata column with
+// field id id; partition is the _partition struct type.
+func metadataField(name string, id int, partition *schema.StructType) *schema.Field {
+	switch name {
+	case ColumnFile:
+		return &schema.Field{ID: id, Name: name, Type: schema.String, Required: true}
+	case ColumnPos:
+		return &schema.Field{ID: id, Name: name, Type: schema.Long, Required: true}
+	case ColumnSpecID:
+		return &schema.Field{ID: id, Name: name, Type: schema.Int, Required: true}
+	}
+	if partition == nil {
+		partition = &schema.StructType{}
+	}
+	return &schema.Field{ID: id, Name: name, Type: partition, Required: true}
+}
+
+// posFieldID is the field id of the _pos column under opts.
+func (o Options) posFieldID() int {
+	if o.PosFieldID != 0 {
+		return o.PosFieldID
+	}
+	return FieldIDPos
+}
+
+// posIndex returns the index of the top-level _pos column of read with
+// field id id, or -1. The name is checked too: a table may use the id for
+// a column of its own.
+func posIndex(read *schema.Schema, id int) int {
 	if read == nil {
 		return -1
 	}
 	for i, f := range read.Fields {
-		if f.ID == FieldIDPos && f.Name == ColumnPos {
+		if f.ID == id && f.Name == ColumnPos {
 			return i
 		}
 	}
 	return -1
 }
 
-// withPosConstant returns constants with a placeholder for _pos when read
-// has it (the plan then fills the column; [fileReader] replaces it with the
-// positions).
-func withPosConstant(read *schema.Schema, constants map[int]any) map[int]any {
-	if posIndex(read) < 0 {
+// withPosConstant returns constants with a placeholder for the _pos column
+// of field id id when read has it (the plan then fills the column;
+// [fileReader] replaces it with the positions).
+func withPosConstant(read *schema.Schema, constants map[int]any, id int) map[int]any {
+	if posIndex(read, id) < 0 {
 		return constants
 	}
-	if _, ok := constants[FieldIDPos]; ok {
+	if _, ok := constants[id]; ok {
 		return constants
 	}
 	out := make(map[int]any, len(constants)+1)
 	for k, v := range constants {
 		out[k] = v
 	}
-	out[FieldIDPos] = int64(0)
+	out[id] = int64(0)
 	return out
 }
 

@@ -41,10 +41,14 @@ type Options struct {
 	// is Iceberg format v1/v2.
 	Rules project.Rules
 	// Constants fill fields the file lacks by field id (identity-partition
-	// values, metadata columns), in the Go forms of [schema.Field]. A
-	// top-level read field with id [FieldIDPos] (_pos) needs none: it is
-	// filled with each row's position in the file.
+	// values, metadata columns), in the Go forms of [schema.Field]. The
+	// top-level read field _pos with id PosFieldID needs none: it is filled
+	// with each row's position in the file.
 	Constants map[int]any
+	// PosFieldID is the field id of the _pos metadata column in ReadSchema
+	// (0: [FieldIDPos]); [OpenTable] sets it to an id the table does not
+	// use.
+	PosFieldID int
 	// BatchRows is the number of rows per batch (0: [DefaultBatchRows]).
 	BatchRows int
 	// Allocator allocates every Arrow buffer (nil: memory.DefaultAllocator).
@@ -155,7 +159,7 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 			read = selfDescribed(resolved)
 		}
 	}
-	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withPosConstant(read, opts.Constants)})
+	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withPosConstant(read, opts.Constants, opts.posFieldID())})
 }
 
 func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileReader, error) {
@@ -186,7 +190,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	var src batchSource
 	var before int64
 	if pd, ok := dec.(parquetDecoder); ok && filter != nil {
-		g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants)
+		g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
 		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)}
 	} else if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
 		rd, ok := dec.(rowGroupDecoder)
@@ -207,7 +211,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 			opts.Stats.add(rowGroupsRead, 1)
 		}
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: p.ArrowSchema(), pos: posIndex(opts.ReadSchema), rows: before, filter: filter, stats: opts.Stats}, nil
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: p.ArrowSchema(), pos: posIndex(opts.ReadSchema, opts.posFieldID()), rows: before, filter: filter, stats: opts.Stats}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.

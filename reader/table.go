@@ -38,6 +38,9 @@ var (
 	// slices have log files; set [HudiOptions.IgnoreLogs] to read base
 	// files only.
 	ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: merge-on-read table has log files")
+	// ErrListOnly is returned by [Table.Scan] for a table opened with
+	// [TableOptions.ListOnly].
+	ErrListOnly = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "reader: table opened to list files, not to read rows")
 )
 
 // TableOptions configure [OpenTable].
@@ -58,7 +61,8 @@ type TableOptions struct {
 	// table's columns, in this order: _file (string, the data file path as
 	// the metadata stores it), _pos (long, the row's position in its file),
 	// _spec_id (int) and _partition (struct of the partition values), with
-	// the reserved field ids of the Iceberg spec ([FieldIDFile], …). For
+	// the reserved field ids of the Iceberg spec ([FieldIDFile], …) where no
+	// schema of the table uses them ([Table.MetadataFieldID]). For
 	// Paimon and Hudi tables _spec_id is 0 and _partition is an empty
 	// struct.
 	MetadataColumns []string
@@ -76,6 +80,15 @@ type TableOptions struct {
 	// SplitBytes is the size above which [Table.Tasks] splits a Parquet
 	// file at row-group boundaries (0: [DefaultSplitBytes]; negative: never).
 	SplitBytes int64
+	// ListOnly opens the table to list its schemas and live files, never to
+	// read rows, whatever its format: what a scan would refuse (delete
+	// files, a Paimon primary key, Hudi log files) is accepted and the files
+	// are listed as stored, with no warning. [Table.Scan] and [Table.Tasks]
+	// of such a table return [ErrListOnly]; [Table.Plan] works. The
+	// format-specific Raw, IgnoreDeletes and IgnoreLogs keep their meaning
+	// beside it (Raw still adds a primary-key table's system columns to the
+	// read schema).
+	ListOnly bool
 	// Workers, MemoryBytes: see [ScanOptions].
 	Workers     int
 	MemoryBytes int64
@@ -180,6 +193,7 @@ type Table struct {
 
 	opts          TableOptions
 	partitionType *schema.StructType // type of _partition (Iceberg)
+	metaIDs       map[string]int     // metadata column name → its field id in this read
 	filter        *expr.Bound        // opts.Filter bound to the read schema
 	icebergScan   *iceberg.Scan      // the planned Iceberg scan, or nil
 	out           *schema.Schema     // the schema returned, when the filter reads columns it lacks
@@ -270,7 +284,7 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 		if t.out != nil {
 			fields := append([]*schema.Field(nil), t.out.Fields...)
 			for _, f := range t.ReadSchema.Fields {
-				if IsMetadataColumn(f.Name) && f.ID >= reservedFieldIDs {
+				if id, ok := t.metaIDs[f.Name]; ok && id == f.ID {
 					fields = append(fields, f)
 				}
 			}
@@ -287,6 +301,9 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 // footers of those files). The tasks are values: encode them with
 // json.Marshal, read them anywhere with [ReadTask].
 func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
+	if t.opts.ListOnly {
+		return nil, fmt.Errorf("%s table %s: %w", t.Format, t.Location, ErrListOnly)
+	}
 	split := t.opts.SplitBytes
 	if split == 0 {
 		split = DefaultSplitBytes
@@ -344,24 +361,28 @@ func splitTask(ctx context.Context, fsys storage.FS, task table.Task, split int6
 	return out, nil
 }
 
-// addMetadataColumns appends the named metadata columns to the read schema
-// and gives every file the constants that fill them.
+// addMetadataColumns appends the named metadata columns to the read schema,
+// with field ids no schema of the table uses ([metadataFieldIDs]), and gives
+// every file the constants that fill them.
 func (t *Table) addMetadataColumns(names []string) error {
 	read := &schema.Schema{ID: t.ReadSchema.ID, Fields: append([]*schema.Field(nil), t.ReadSchema.Fields...), IdentifierFieldIDs: t.ReadSchema.IdentifierFieldIDs}
-	seen := map[string]bool{}
+	var add []string
 	for _, n := range names {
-		if seen[n] {
-			continue
+		if read.FindByName(n, false) == nil { // a column of the table's own keeps its name
+			add = append(add, n)
 		}
-		seen[n] = true
-		if read.FindByID(map[string]int{ColumnFile: FieldIDFile, ColumnPos: FieldIDPos, ColumnSpecID: FieldIDSpecID, ColumnPartition: FieldIDPartition}[n]) != nil {
-			continue
+	}
+	ids, err := metadataFieldIDs(add, t.usedFieldIDs())
+	if err != nil {
+		return err
+	}
+	t.metaIDs = ids
+	done := map[string]bool{}
+	for _, n := range add {
+		if !done[n] {
+			done[n] = true
+			read.Fields = append(read.Fields, metadataField(n, ids[n], t.partitionType))
 		}
-		f, err := metadataField(n, t.partitionType)
-		if err != nil {
-			return err
-		}
-		read.Fields = append(read.Fields, f)
 	}
 	// A fresh Schema: the lookups above cached read's field index before the
 	// metadata fields were appended.
@@ -373,24 +394,26 @@ func (t *Table) addMetadataColumns(names []string) error {
 		for k, v := range tf.Task.Constants {
 			c[k] = v
 		}
-		for _, f := range read.Fields {
-			switch f.ID {
-			case FieldIDFile:
+		for n, id := range ids {
+			switch n {
+			case ColumnFile:
 				p := tf.Task.StoredPath
 				if p == "" {
 					p = tf.Path
 				}
-				c[FieldIDFile] = p
-			case FieldIDSpecID:
-				c[FieldIDSpecID] = int32(tf.Task.SpecID)
-			case FieldIDPartition:
+				c[id] = p
+			case ColumnPos:
+				tf.Task.PosFieldID = id
+			case ColumnSpecID:
+				c[id] = int32(tf.Task.SpecID)
+			case ColumnPartition:
 				part := make(map[int]any, len(tf.partition))
-				for _, pf := range f.Type.(*schema.StructType).Fields {
+				for _, pf := range read.FindByID(id).Type.(*schema.StructType).Fields {
 					if v, ok := tf.partition[pf.ID]; ok {
 						part[pf.ID] = iceberg.WidenValue(v, pf.Type)
 					}
 				}
-				c[FieldIDPartition] = part
+				c[id] = part
 			}
 		}
 		tf.Task.Constants = c
@@ -398,9 +421,46 @@ func (t *Table) addMetadataColumns(names []string) error {
 	return nil
 }
 
+// MetadataFieldID returns the field id the metadata column name (_file,
+// _pos, _spec_id, _partition) has in this read, and whether the read has
+// it. It is the Iceberg reserved id ([FieldIDFile], …) unless a schema of
+// the table uses that id (Paimon's system columns do), then the highest
+// free id below it.
+func (t *Table) MetadataFieldID(name string) (int, bool) {
+	id, ok := t.metaIDs[name]
+	return id, ok
+}
+
+// usedFieldIDs returns every field id, at any depth, of the read schema,
+// the schema history and every file's writer schema.
+func (t *Table) usedFieldIDs() map[int]bool {
+	used := map[int]bool{}
+	add := func(s *schema.Schema) {
+		if s == nil {
+			return
+		}
+		schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
+			used[f.ID] = true
+			return true
+		})
+	}
+	add(t.ReadSchema)
+	for _, s := range t.Schemas {
+		add(s)
+	}
+	for i := range t.Files {
+		add(t.Files[i].Task.FileSchema)
+		add(t.Files[i].Task.ReadSchema)
+	}
+	return used
+}
+
 // Scan reads the table's files (concurrently, see [ScanFiles]) and yields
 // their rows in the read schema, file by file in scan order.
 func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
+	if t.opts.ListOnly {
+		return nil, fmt.Errorf("%s table %s: %w", t.Format, t.Location, ErrListOnly)
+	}
 	planned, err := t.Tasks(ctx)
 	if err != nil {
 		return nil, err
@@ -493,7 +553,7 @@ func (o TableOptions) warn(format string, args ...any) {
 }
 
 func (o TableOptions) checkDeletes(err error) error {
-	if err == nil {
+	if err == nil || (o.ListOnly && !o.IgnoreDeletes) {
 		return nil
 	}
 	if o.IgnoreDeletes {

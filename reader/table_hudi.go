@@ -22,10 +22,12 @@ func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, 
 		return nil, err
 	}
 	if err := scan.LogsError(); err != nil {
-		if !opts.Hudi.IgnoreLogs {
+		if !opts.Hudi.IgnoreLogs && !opts.ListOnly {
 			return nil, fmt.Errorf("%w: %w", ErrMergeOnRead, err)
 		}
-		opts.warn("reading base files only: %v", err)
+		if opts.Hudi.IgnoreLogs {
+			opts.warn("reading base files only: %v", err)
+		}
 	}
 	t := &Table{ReadSchema: scan.Schema, Schemas: []*schema.Schema{scan.Schema}, CurrentSchemaID: scan.Schema.ID}
 	for i := range scan.BaseFiles {

@@ -21,15 +21,17 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	// else; deletion vectors are refused next, in raw mode too.
 	raw := false
 	if err := scan.PrimaryKeyError(); err != nil {
-		if !opts.Paimon.Raw {
+		switch {
+		case opts.Paimon.Raw:
+			raw = true
+		case !opts.ListOnly:
 			return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
 		}
-		raw = true
 	}
 	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
 		return nil, err
 	}
-	if !opts.Paimon.Raw {
+	if !opts.Paimon.Raw && !opts.ListOnly {
 		if err := scan.FallbackMergeError(ctx); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
 		}

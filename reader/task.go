@@ -82,7 +82,7 @@ func taskOptions(task table.Task, opts TaskOptions) (Options, error) {
 	}
 	return Options{
 		Name: task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
-		Rules: rules, Constants: task.Constants, BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
+		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
 		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups, Filter: opts.Filter, Stats: opts.Stats,
 	}, nil
 }

@@ -28,10 +28,10 @@ const FieldIDKey = "PARQUET:field_id"
 //	decimal(P,S)            decimal128(P,S)   (P 0, from old ORC files: 38)
 //	date                    date32 (days)
 //	time                    time64[us]
-//	timestamp               timestamp[us]
-//	timestamptz             timestamp[us, tz=UTC]
-//	timestamp_ns            timestamp[ns]
-//	timestamptz_ns          timestamp[ns, tz=UTC]
+//	timestamp               timestamp[us]          (no zone: wall-clock)
+//	timestamptz             timestamp[us, tz=UTC]  (an instant)
+//	timestamp_ns            timestamp[ns]          (no zone: wall-clock)
+//	timestamptz_ns          timestamp[ns, tz=UTC]  (an instant)
 //	string, char, varchar   utf8
 //	uuid                    fixed_size_binary(16), the 16 bytes in RFC 4122 order
 //	fixed[L]                fixed_size_binary(L)
@@ -78,10 +78,18 @@ func ToArrowType(t Type) arrow.DataType {
 	panic(fmt.Sprintf("schema: unknown type %T", t))
 }
 
+// The timestamp types. A wall-clock timestamp (Iceberg timestamp and
+// timestamp_ns, Paimon TIMESTAMP(p), ORC timestamp) has no zone, so Arrow
+// consumers read it as local date-time; an instant (timestamptz, Paimon
+// TIMESTAMP WITH LOCAL TIME ZONE, ORC timestamp with local time zone) carries
+// "UTC". arrow-go's arrow.FixedWidthTypes.Timestamp_* all carry "UTC", so
+// they are not used for wall-clock values.
 var (
-	utcMicros = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
-	utcNanos  = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
-	uuidArrow = &arrow.FixedSizeBinaryType{ByteWidth: 16}
+	wallMicros = &arrow.TimestampType{Unit: arrow.Microsecond}
+	wallNanos  = &arrow.TimestampType{Unit: arrow.Nanosecond}
+	utcMicros  = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	utcNanos   = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+	uuidArrow  = &arrow.FixedSizeBinaryType{ByteWidth: 16}
 )
 
 func primitiveToArrow(p PrimitiveType) arrow.DataType {
@@ -115,11 +123,11 @@ func primitiveToArrow(p PrimitiveType) arrow.DataType {
 	case KindTime:
 		return arrow.FixedWidthTypes.Time64us
 	case KindTimestamp:
-		return arrow.FixedWidthTypes.Timestamp_us
+		return wallMicros
 	case KindTimestampTz:
 		return utcMicros
 	case KindTimestampNs:
-		return arrow.FixedWidthTypes.Timestamp_ns
+		return wallNanos
 	case KindTimestampTzNs:
 		return utcNanos
 	case KindString, KindChar, KindVarchar:

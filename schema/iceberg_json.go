@@ -35,7 +35,7 @@ const icebergSchemaCodec = "iceberg schema"
 // Errors match [ErrInvalidSchema] and are [*SchemaError] values naming the
 // field path; an unknown type spelling also matches [ErrUnknownType] and the
 // error names the type string. Field, element, key and value ids must be JSON
-// integers.
+// integers, unique in the schema; field names unique in their struct.
 func ParseIcebergSchema(data []byte) (*Schema, error) {
 	return parseIcebergSchema(data, icebergSchemaCodec)
 }
@@ -79,6 +79,9 @@ func parseIcebergSchema(data []byte, codec string) (*Schema, error) {
 	d := icebergDecoder{codec: codec}
 	fields, err := d.fields(raw, "")
 	if err != nil {
+		return nil, err
+	}
+	if err := checkUnique(codec, fields); err != nil {
 		return nil, err
 	}
 	s.Fields = fields

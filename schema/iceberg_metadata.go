@@ -579,9 +579,12 @@ var metadataKeyOrder = []string{
 }
 
 // MarshalTableMetadata encodes m as Iceberg table metadata JSON. Format v1
-// metadata also gets the single "schema" (the current schema) and
-// "partition-spec" (the default spec's fields) that v1 readers need; format
-// v2 and v3 metadata never do unless the decoded input had them. Keys in
+// metadata always gets the single "schema" (the current schema) that v1
+// readers need, and "schemas" with "current-schema-id" when it has more
+// than one schema (so an evolved v1 table keeps its schema history), is new
+// or had them; new v1 metadata also gets "partition-spec" (the default
+// spec's fields). Format v2 and v3 metadata never get "schema" or
+// "partition-spec" unless the decoded input had them. Keys in
 // Extra are written unchanged. The output of a decoded file is equal, as a
 // JSON value, to the input (key order and white space aside). An invalid
 // schema is an error matching [ErrInvalidSchema].
@@ -607,13 +610,19 @@ func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
 	}
 	add("last-updated-ms", func(w *jsonWriter) error { w.WriteString(strconv.FormatInt(m.LastUpdatedMs, 10)); return nil })
 	add("last-column-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.LastColumnID)); return nil })
-	if (v1 && !decoded) || has("schema") {
+	// Format v1 (table spec, "Table Metadata Fields" and the v1 writer
+	// rules): "schema", the current schema, is required; "schemas" and
+	// "current-schema-id" are optional, so they are written when there is
+	// a history to keep (more than one schema), for new metadata, and when
+	// the decoded file had them.
+	v1History := v1 && (!decoded || len(m.Schemas) > 1)
+	if v1 || has("schema") {
 		add("schema", func(w *jsonWriter) error { return m.writeSchema(w, m.CurrentSchema()) })
 	}
-	if !v1 || !decoded || has("current-schema-id") {
+	if !v1 || v1History || has("current-schema-id") {
 		add("current-schema-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.CurrentSchemaID)); return nil })
 	}
-	if !v1 || !decoded || has("schemas") {
+	if !v1 || v1History || has("schemas") {
 		add("schemas", func(w *jsonWriter) error {
 			w.open('[')
 			for _, s := range m.Schemas {

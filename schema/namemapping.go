@@ -31,10 +31,14 @@ type NameMapping []MappedField
 
 // ParseNameMapping decodes a name-mapping JSON array. Entries without
 // "field-id", with empty or absent "names", and names containing dots (a
-// literal name, never a path) are accepted. Errors match [ErrInvalidSchema].
+// literal name, never a path) are accepted; two entries of one level with the
+// same field id or a name in common are not. Errors match [ErrInvalidSchema].
 func ParseNameMapping(data []byte) (NameMapping, error) {
 	m, err := parseMappedFields(data, "", 0)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkUniqueMapping(m, ""); err != nil {
 		return nil, err
 	}
 	if m == nil {

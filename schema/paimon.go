@@ -93,7 +93,8 @@ func (p *PaimonSchema) DefaultValue(fieldID int) json.RawMessage {
 // the "bucket" option gets bucket = 1; a version 1 or 2 file without
 // "file.format" gets file.format = orc; no "timeMillis" means 0. An option the
 // file stores is never replaced. Errors match [ErrInvalidSchema] and name the
-// field; an unknown type also matches [ErrUnknownType].
+// field (also for a field id used twice or a name used twice in one row
+// type); an unknown type also matches [ErrUnknownType].
 func ParsePaimonSchema(data []byte) (*PaimonSchema, error) {
 	o, err := jsonObject(data)
 	if err != nil {
@@ -136,6 +137,9 @@ func ParsePaimonSchema(data []byte) (*PaimonSchema, error) {
 		_, hasDesc := fo["description"]
 		p.raw[f] = &paimonFieldRaw{typ: fo["type"], parsed: CloneType(f.Type), required: f.Required, hasDescription: hasDesc, defaultValue: def}
 		p.Fields = append(p.Fields, f)
+	}
+	if err := checkUnique(paimonCodec, p.Fields); err != nil {
+		return nil, err
 	}
 	if r, ok := o["highestFieldId"]; ok {
 		v, err := jsonInt(r, 32)

@@ -69,6 +69,10 @@ type Task struct {
 	// [schema.Field] for the read field's type. Each key is a field id of
 	// ReadSchema (a top-level or nested field).
 	Constants map[int]any
+	// PosFieldID is the field id of the _pos metadata column in ReadSchema,
+	// which the reader fills with each row's position in the file (0: the
+	// Iceberg reserved id 2147483645, or no _pos column).
+	PosFieldID int
 	// SpecID is the Iceberg partition spec id (0 for other formats).
 	SpecID int
 	// SequenceNumber and FileSequenceNumber are the Iceberg data and file
@@ -128,7 +132,7 @@ type DeleteFile struct {
 //	 "read-schema": <Iceberg schema JSON>, "name-mapping": <name mapping JSON>,
 //	 "rules": "iceberg-v2", "time-zone": "",
 //	 "constants": [{"field-id": N, "value": <Iceberg single-value JSON of the read field's type>}],
-//	 "spec-id": N, "sequence-number": N, "file-sequence-number": N,
+//	 "pos-field-id": N, "spec-id": N, "sequence-number": N, "file-sequence-number": N,
 //	 "deletes": [DeleteFile, ...]}
 //
 // Schemas are Iceberg schema JSON with lakecat's extension types
@@ -156,6 +160,7 @@ type taskJSON struct {
 	Rules              string          `json:"rules"`
 	TimeZone           string          `json:"time-zone,omitempty"`
 	Constants          []constantJSON  `json:"constants,omitempty"`
+	PosFieldID         int             `json:"pos-field-id,omitempty"`
 	SpecID             int             `json:"spec-id"`
 	SequenceNumber     int64           `json:"sequence-number"`
 	FileSequenceNumber int64           `json:"file-sequence-number"`
@@ -176,7 +181,7 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	}
 	out := taskJSON{Version: TaskVersion, Path: t.Path, StoredPath: t.StoredPath, Format: t.Format,
 		SizeBytes: t.SizeBytes, RecordCount: t.RecordCount, FirstRowGroup: t.FirstRowGroup, RowGroups: t.RowGroups,
-		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, SpecID: t.SpecID,
+		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, PosFieldID: t.PosFieldID, SpecID: t.SpecID,
 		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes}
 	var err error
 	if out.ReadSchema, out.ReadSchemaPaimon, err = marshalSchema(t.ReadSchema); err != nil {
@@ -236,7 +241,7 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 	}
 	out := Task{Path: in.Path, StoredPath: in.StoredPath, Format: in.Format, SizeBytes: in.SizeBytes,
 		RecordCount: in.RecordCount, FirstRowGroup: in.FirstRowGroup, RowGroups: in.RowGroups,
-		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, SpecID: in.SpecID,
+		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, PosFieldID: in.PosFieldID, SpecID: in.SpecID,
 		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes}
 	if in.Path == "" || (len(in.ReadSchema) == 0) == (len(in.ReadSchemaPaimon) == 0) || in.FirstRowGroup < 0 || in.RowGroups < 0 ||
 		(len(in.FileSchema) > 0 && len(in.FileSchemaPaimon) > 0) {

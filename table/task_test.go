@@ -26,7 +26,7 @@ func TestTaskJSONRoundTrip(t *testing.T) {
 		ReadSchema: read, Rules: "iceberg-v3", TimeZone: "Asia/Shanghai",
 		NameMapping: schema.NameMapping{{FieldID: &one, Names: []string{"id"}}},
 		Constants:   map[int]any{2: int32(19000), 3: schema.DecimalValue{Lo: 1234}, 2147483546: "s3://old/t/data/a.parquet"},
-		SpecID:      1, SequenceNumber: 5, FileSequenceNumber: 6,
+		PosFieldID:  2147483000, SpecID: 1, SequenceNumber: 5, FileSequenceNumber: 6,
 		Deletes: []table.DeleteFile{{Path: "/wh/t/data/d.parquet", Format: "PARQUET", Content: table.EqualityDeletes,
 			RecordCount: 2, SizeBytes: 99, EqualityIDs: []int{1}, SequenceNumber: 7, FileSequenceNumber: 7, SpecID: 1}},
 	}

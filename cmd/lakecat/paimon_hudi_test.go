@@ -1,9 +1,6 @@
 package main
 
 import (
-	"archive/zip"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,38 +98,7 @@ func TestCatPaimonFlags(t *testing.T) {
 // TestCatHudiIgnoreLogs: hudi-rs's merge-on-read table is refused without
 // --ignore-logs; with it the base files are read and a warning is printed.
 func TestCatHudiIgnoreLogs(t *testing.T) {
-	zp := filepath.Join(testutil.RealDir(t, "hudi-rs", "crates", "test", "data", "sample_table"), "mor", "parquet", "v6_nonpartitioned.zip")
-	zr, err := zip.OpenReader(zp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	dst := t.TempDir()
-	for _, f := range zr.File {
-		if strings.HasPrefix(f.Name, "__MACOSX") || f.FileInfo().IsDir() {
-			continue
-		}
-		p := filepath.Join(dst, filepath.FromSlash(f.Name))
-		if !strings.HasPrefix(p, dst+string(filepath.Separator)) {
-			t.Fatalf("zip entry %q escapes the folder", f.Name)
-		}
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tbl := filepath.Join(dst, "v6_nonpartitioned")
+	tbl := hudiMOR(t)
 	_, errOut, code := runCLI(t, "cat", tbl)
 	if code != exitUnsupported || !strings.Contains(errOut, "merge-on-read table has log files") || !strings.HasSuffix(errOut, "(--ignore-logs reads base files only)\n") {
 		t.Errorf("cat mor: code %d, stderr %q", code, errOut)

@@ -33,7 +33,7 @@ type tableFlags struct {
 	Memory        string
 	NoRebase      bool
 	TimeZone      string
-	listing       bool // set by forListing: no refusals, no warnings
+	listing       bool // set by forListing: reader.TableOptions.ListOnly, no warnings
 	// filter is --where, parsed (set by the verbs that take it).
 	filter expr.Expr
 	stats  *reader.ScanStats
@@ -73,14 +73,15 @@ func (t *tableFlags) set() bool {
 
 // forListing sets what a command that reads no rows (schema, files) needs:
 // a primary-key table, delete files or log files change no schema and no
-// file list, so they are not refused, and nothing is warned about.
+// file list, so they are not refused (reader.TableOptions.ListOnly, which
+// holds for every table format), and nothing is warned about.
 func (t *tableFlags) forListing() {
-	t.Raw, t.IgnoreDeletes, t.IgnoreLogs, t.listing = true, true, true, true
+	t.listing = true
 }
 
 func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	o := reader.TableOptions{
-		IgnoreDeletes: t.IgnoreDeletes, Workers: t.Workers,
+		IgnoreDeletes: t.IgnoreDeletes, Workers: t.Workers, ListOnly: t.listing,
 		Iceberg:  reader.IcebergOptions{NoRebase: t.NoRebase},
 		Paimon:   reader.PaimonOptions{Branch: t.Branch, Raw: t.Raw},
 		Hudi:     reader.HudiOptions{IgnoreLogs: t.IgnoreLogs},

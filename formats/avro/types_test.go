@@ -67,8 +67,8 @@ func TestLogicalTypes(t *testing.T) {
 		t.Errorf("schema:\n%s\nwant\n%s", got, wantSchema)
 	}
 	got, _ := readAll(t, f, f.Schema(), 0)
-	want := `{"ns":"2017-07-14T02:40:00.000000123Z","local":"1970-01-02T00:00:00.000001Z","ms":"1970-01-01T00:00:01.001000Z","u":"95w+CWd8S72keT80nLeF5w==","dec":"-0.123","tail":"x","one":7}
-{"ns":"1970-01-01T00:00:00.000000000Z","local":"1970-01-01T00:00:00.000000Z","ms":"1970-01-01T00:00:00.000000Z","u":"AAAAAAAAAAAAAAAAAAAAAQ==","dec":"2361183241434822606.848","tail":null,"one":0}
+	want := `{"ns":"2017-07-14T02:40:00.000000123Z","local":"1970-01-02T00:00:00.000001","ms":"1970-01-01T00:00:01.001000Z","u":"95w+CWd8S72keT80nLeF5w==","dec":"-0.123","tail":"x","one":7}
+{"ns":"1970-01-01T00:00:00.000000000Z","local":"1970-01-01T00:00:00.000000","ms":"1970-01-01T00:00:00.000000Z","u":"AAAAAAAAAAAAAAAAAAAAAQ==","dec":"2361183241434822606.848","tail":null,"one":0}
 `
 	if got != want {
 		t.Errorf("rows:\n%s\nwant\n%s", got, want)

@@ -2,6 +2,7 @@ package orc
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -173,6 +174,27 @@ func (r *BatchReader) newColumn(n *node, pf *schema.Field) (column, error) {
 			if err != nil {
 				return nil, err
 			}
+			c.children = append(c.children, cc)
+		}
+		return c, nil
+	case kUnion:
+		st := pf.Type.(*schema.StructType)
+		c := &unionColumn{base: b, variants: len(n.children)}
+		for _, cf := range st.Fields {
+			if cf.Name == UnionTagName {
+				c.order = append(c.order, -1)
+				c.tagType = schema.ToArrowType(cf.Type)
+				continue
+			}
+			idx := slices.IndexFunc(n.children, func(cn *node) bool { return cn.field.Name == cf.Name })
+			if idx < 0 {
+				return nil, fmt.Errorf("orc: projected field %q.%q is not in the file", pf.Name, cf.Name)
+			}
+			cc, err := r.newColumn(n.children[idx], cf)
+			if err != nil {
+				return nil, err
+			}
+			c.order = append(c.order, idx)
 			c.children = append(c.children, cc)
 		}
 		return c, nil

@@ -29,8 +29,18 @@
 //	timestamp with local time zone
 //	                              timestamptz_ns, or timestamptz (microseconds)
 //	struct, list, map             struct, list ("element"), map ("key", "value")
-//	uniontype                     refused with [ErrUnsupported]: the lakecat
-//	                              schema has no union kind
+//	uniontype<T0,…,Tn>            struct<tag: tinyint, field0: T0, …, fieldn: Tn>
+//	                              (see below)
+//
+// A uniontype column (spec section "Union Columns") is read as Trino and
+// Spark expose a Hive union: a struct whose optional int8 field "tag"
+// ([UnionTagName]) is the index of the variant a row holds and whose
+// optional fields "field0" … "fieldN" are the variants, only the tagged one
+// set (a null union is a null struct). Not an Arrow dense union: the
+// lakecat schema, Iceberg and Paimon have no union kind, and a struct is
+// what the engines that read these files show, so a projection, a
+// rename-free read schema and every Arrow consumer handle it. Variants take
+// their ORC field ids, if any; the tag has none.
 //
 // ORC stores timestamps with nanosecond precision. A timestamp column without
 // Iceberg attributes is reported in nanoseconds so nothing is lost. A column

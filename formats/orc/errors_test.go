@@ -56,7 +56,6 @@ func TestBadFiles(t *testing.T) {
 		{"corrupt/missing_length_stream_in_string_dict.orc", ErrCorrupt, ""},
 		{"corrupt/negative_dict_entry_lengths.orc", ErrCorrupt, ""},
 		{"corrupt/stripe_footer_bad_column_encodings.orc", ErrCorrupt, ""},
-		{"TestOrcFile.testUnionAndTimestamp.orc", ErrUnsupported, "orc: unsupported feature: column 2 (union) is a uniontype, which the lakecat schema cannot hold"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

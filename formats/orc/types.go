@@ -232,7 +232,15 @@ func makeField(n *node, name string) (*schema.Field, error) {
 		n.children[0].field.Required = true
 		f.Type = &schema.MapType{Key: n.children[0].field, Value: n.children[1].field}
 	case kUnion:
-		return nil, fmt.Errorf("%w: column %d (%s) is a uniontype, which the lakecat schema cannot hold", ErrUnsupported, n.col, name)
+		// A Hive union is read as Trino and Spark expose it: a struct of
+		// the variant's tag and one optional field per variant, of which
+		// only the tagged one holds a value (see the package doc).
+		st := &schema.StructType{Fields: []*schema.Field{{ID: schema.NoID, Name: UnionTagName, Type: schema.TinyInt}}}
+		for _, c := range n.children {
+			c.field.Required = false
+			st.Fields = append(st.Fields, c.field)
+		}
+		f.Type = st
 	default:
 		return nil, fmt.Errorf("%w: type %d has unknown kind %d", ErrUnsupported, n.col, t.kind)
 	}
