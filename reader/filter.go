@@ -16,6 +16,7 @@ import (
 
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/iceberg"
@@ -159,6 +160,7 @@ type rowGroupFilter struct {
 	file      *parquet.File
 	filter    *expr.Bound
 	read      *schema.Schema
+	resolved  *schema.Schema        // the file schema with the ids the plan uses
 	fields    map[int]*schema.Field // read field id → the file's own field
 	topLevel  map[int]bool
 	constants map[int]any
@@ -170,7 +172,7 @@ func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *sch
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	return &rowGroupFilter{file: pf, filter: filter, read: read, fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID}
+	return &rowGroupFilter{file: pf, filter: filter, read: read, resolved: resolved, fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID}
 }
 
 // mayMatch evaluates the filter on row group i's statistics, each
@@ -183,9 +185,12 @@ func (g *rowGroupFilter) mayMatch(i int) bool {
 		if rf == nil {
 			return expr.Stats{}, false
 		}
+		if g.resolved.FindByID(id) == nil {
+			return constantStats(rf, g.topLevel[id], g.constants, rows, g.posID)
+		}
 		ff, ok := g.fields[id]
 		if !ok {
-			return constantStats(rf, g.topLevel[id], g.constants, rows, g.posID)
+			return expr.Stats{}, false
 		}
 		cs, ok := g.file.ColumnStatsOf(i, ff)
 		if !ok {
@@ -485,20 +490,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		return FilePruning{}, withFile(f.Path, err)
 	}
 	defer p.Release()
-	fields := fileFields(p.FileSchema(), dec.Schema())
-	top := map[int]bool{}
-	for _, fl := range p.ReadSchema().Fields {
-		top[fl.ID] = true
-	}
-	// The columns the file lacks are constants for the whole file.
-	lacking := func(id int) (expr.Stats, bool) {
-		rf := p.ReadSchema().FindByID(id)
-		if _, ok := fields[id]; ok || rf == nil {
-			return expr.Stats{}, false
-		}
-		return constantStats(rf, top[id], o.Constants, dec.NumRows(), o.posFieldID())
-	}
-	if !t.filter.MayMatch(lacking) {
+	if !lackingMayMatch(t.filter, dec, p, o) {
 		return FilePruning{Reason: "columns the file lacks", BytesSkipped: size}, nil
 	}
 	pd, ok := dec.(parquetDecoder)
@@ -544,3 +536,28 @@ func (t *Table) fileSkip(i int) string {
 	}
 	return ""
 }
+
+// lackingMayMatch evaluates the filter on the fields the file lacks alone:
+// each is one constant for the whole file (its partition value,
+// initial-default or null); the fields the file has may match anything.
+func lackingMayMatch(filter *expr.Bound, dec decoder, p *project.Plan, o Options) bool {
+	read := p.ReadSchema()
+	top := map[int]bool{}
+	for _, fl := range read.Fields {
+		top[fl.ID] = true
+	}
+	return filter.MayMatch(func(id int) (expr.Stats, bool) {
+		rf := read.FindByID(id)
+		if rf == nil || p.FileSchema().FindByID(id) != nil {
+			return expr.Stats{}, false
+		}
+		return constantStats(rf, top[id], o.Constants, dec.NumRows(), o.posFieldID())
+	})
+}
+
+// emptySource is a batch source without batches: a file the filter rules
+// out.
+type emptySource struct{}
+
+func (emptySource) Next(context.Context) (arrow.RecordBatch, error) { return nil, io.EOF }
+func (emptySource) Close() error                                    { return nil }

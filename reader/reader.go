@@ -192,6 +192,10 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	if pd, ok := dec.(parquetDecoder); ok && filter != nil {
 		g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
 		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)}
+	} else if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
+		// ORC and Avro: the columns the file lacks rule it out.
+		src = emptySource{}
+		opts.Stats.add(rowGroupsSkipped, 1)
 	} else if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
 		rd, ok := dec.(rowGroupDecoder)
 		if !ok {
@@ -206,8 +210,8 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 		p.Release()
 		return nil, err
 	}
-	if filter != nil {
-		if _, ok := dec.(parquetDecoder); !ok {
+	if _, ok := dec.(parquetDecoder); !ok && filter != nil {
+		if _, empty := src.(emptySource); !empty {
 			opts.Stats.add(rowGroupsRead, 1)
 		}
 	}
