@@ -102,10 +102,15 @@ type TableOptions struct {
 	Progress func(ScanProgress)
 	// Filter keeps only the rows it selects (nil: all), bound by field id
 	// to the table's read schema before Columns narrows it (a filter may
-	// use a column that is not returned). Files whose constants
-	// (identity-partition values) rule every row out are skipped without
-	// being opened, then row groups by their statistics; the rows of the
-	// rest are filtered exactly. See [Options.Filter].
+	// use a column that is not returned: it is read and dropped). Files
+	// that cannot match are left out of [Table.Tasks] without being opened
+	// — by their identity-partition values, and for Iceberg by the
+	// partition transforms ([iceberg.Scan.PartitionMayMatch]) and the
+	// manifest's column metrics — then, as each file is read, the whole
+	// file by the columns it lacks and Parquet row groups by their
+	// statistics; the rows of the rest are filtered exactly. See
+	// [Options.Filter] and [Table.Prune]. Binding errors are
+	// [expr.ErrUnknownColumn] and [expr.ErrType].
 	Filter expr.Expr
 	// Stats, when set, counts what the scan skipped and read.
 	Stats *ScanStats
@@ -472,7 +477,7 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 		}
 	}
 	if len(planned) == 0 {
-		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)
+		return array.NewRecordReader(schema.ToArrowSchema(t.OutputSchema()), nil)
 	}
 	rr, err := ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
 		// OpenTable refused delete files already, or was told to ignore them.

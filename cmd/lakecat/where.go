@@ -60,7 +60,7 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(f.Stdout, "files: %d read, %d skipped; row groups of the files read: %d of %d kept; bytes skipped: %d\n", files-skipped, skipped, kept, groups, bytes)
+	_, err = fmt.Fprintf(f.Stdout, "files: %d read, %d skipped; row groups: %d of %d kept; bytes skipped: %d\n", files-skipped, skipped, kept, groups, bytes)
 	return err
 }
 

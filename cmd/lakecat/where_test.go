@@ -66,11 +66,18 @@ func TestFilesAndPlanWhere(t *testing.T) {
 		"00000-orders-schema0.parquet  skip  -           1418           columns the file lacks",
 		"00001-orders-schema1.parquet  skip  -           1658           columns the file lacks",
 		"00002-orders-schema2.parquet  yes   1/1         0              -",
-		"files: 1 read, 2 skipped; row groups of the files read: 1 of 1 kept; bytes skipped: 3076",
+		"files: 1 read, 2 skipped; row groups: 1 of 1 kept; bytes skipped: 3076",
 	}
 	for _, w := range want {
 		if code != exitOK || !strings.Contains(out, w) {
 			t.Errorf("plan --where: exit %d, %s: lacks %q in\n%s", code, errOut, w, out)
 		}
+	}
+}
+
+func TestCatWhereNoRow(t *testing.T) {
+	out, errOut, code := runCLI(t, "cat", "../../testdata/orders", "--where", "channel = 'none'", "--columns", "order_id", "--format", "csv")
+	if code != exitOK || out != "order_id\n" {
+		t.Errorf("exit %d, %s, stdout %q", code, errOut, out)
 	}
 }
