@@ -227,14 +227,15 @@ func (g *rowGroupFilter) keptRowGroups(first, count int, stats *ScanStats) []int
 	return kept
 }
 
-// rowGroupsSource reads chosen row groups of a Parquet file one after the
-// other; batchStart tells the file row of the last batch's first row.
+// rowGroupsSource reads chosen row groups of a Parquet file, each run of
+// consecutive groups through one batch reader; batchStart tells the file
+// row of the last batch's first row.
 type rowGroupsSource struct {
 	file  *parquet.File
 	proj  *schema.Schema
 	n     int
 	mem   memory.Allocator
-	kept  []int
+	kept  []int // ascending
 	cur   *parquet.BatchReader
 	start int64 // file row of the next batch's first row
 	last  int64
@@ -246,13 +247,16 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			if len(s.kept) == 0 {
 				return nil, io.EOF
 			}
-			g := s.kept[0]
-			s.kept = s.kept[1:]
+			first, count := s.kept[0], 1
+			for count < len(s.kept) && s.kept[count] == first+count {
+				count++
+			}
+			s.kept = s.kept[count:]
 			var before int64
-			for i := 0; i < g; i++ {
+			for i := 0; i < first; i++ {
 				before += s.file.RowGroupRows(i)
 			}
-			br, err := s.file.NewBatchReader(s.proj, parquet.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstRowGroup: g, RowGroups: 1})
+			br, err := s.file.NewBatchReader(s.proj, parquet.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstRowGroup: first, RowGroups: count})
 			if err != nil {
 				return nil, err
 			}
