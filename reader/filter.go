@@ -157,14 +157,15 @@ func fileFields(resolved, own *schema.Schema) map[int]*schema.Field {
 
 // rowGroupFilter decides which row groups of a Parquet file may match.
 type rowGroupFilter struct {
-	file      *parquet.File
-	filter    *expr.Bound
-	read      *schema.Schema
-	resolved  *schema.Schema        // the file schema with the ids the plan uses
-	fields    map[int]*schema.Field // read field id → the file's own field
-	topLevel  map[int]bool
-	constants map[int]any
-	posID     int // field id of _pos
+	file         *parquet.File
+	filter       *expr.Bound
+	read         *schema.Schema
+	readByID     map[int]*schema.Field
+	resolvedByID map[int]*schema.Field // the file schema with the ids the plan uses
+	fields       map[int]*schema.Field // read field id → the file's own field
+	topLevel     map[int]bool
+	constants    map[int]any
+	posID        int // field id of _pos
 }
 
 func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *schema.Schema, constants map[int]any, posID int) *rowGroupFilter {
@@ -172,7 +173,7 @@ func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *sch
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	return &rowGroupFilter{file: pf, filter: filter, read: read, resolved: resolved, fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID}
+	return &rowGroupFilter{file: pf, filter: filter, read: read, readByID: idIndex(read), resolvedByID: idIndex(resolved), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID}
 }
 
 // mayMatch evaluates the filter on row group i's statistics, each
@@ -181,11 +182,11 @@ func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *sch
 func (g *rowGroupFilter) mayMatch(i int) bool {
 	rows := g.file.RowGroupRows(i)
 	return g.filter.MayMatch(func(id int) (expr.Stats, bool) {
-		rf := g.read.FindByID(id)
+		rf := g.readByID[id]
 		if rf == nil {
 			return expr.Stats{}, false
 		}
-		if g.resolved.FindByID(id) == nil {
+		if g.resolvedByID[id] == nil {
 			return constantStats(rf, g.topLevel[id], g.constants, rows, g.posID)
 		}
 		ff, ok := g.fields[id]
@@ -527,8 +528,11 @@ func (t *Table) fileSkip(i int) string {
 		return "partition values"
 	}
 	if f.metrics != nil {
+		if t.readByID == nil {
+			t.readByID = idIndex(t.ReadSchema)
+		}
 		ok := t.filter.MayMatch(func(id int) (expr.Stats, bool) {
-			rf := t.ReadSchema.FindByID(id)
+			rf := t.readByID[id]
 			if rf == nil || id >= reservedFieldIDs {
 				return expr.Stats{}, false
 			}
@@ -546,13 +550,14 @@ func (t *Table) fileSkip(i int) string {
 // initial-default or null); the fields the file has may match anything.
 func lackingMayMatch(filter *expr.Bound, dec decoder, p *project.Plan, o Options) bool {
 	read := p.ReadSchema()
+	readByID, fileByID := idIndex(read), idIndex(p.FileSchema())
 	top := map[int]bool{}
 	for _, fl := range read.Fields {
 		top[fl.ID] = true
 	}
 	return filter.MayMatch(func(id int) (expr.Stats, bool) {
-		rf := read.FindByID(id)
-		if rf == nil || p.FileSchema().FindByID(id) != nil {
+		rf := readByID[id]
+		if rf == nil || fileByID[id] != nil {
 			return expr.Stats{}, false
 		}
 		return constantStats(rf, top[id], o.Constants, dec.NumRows(), o.posFieldID())
@@ -565,3 +570,17 @@ type emptySource struct{}
 
 func (emptySource) Next(context.Context) (arrow.RecordBatch, error) { return nil, io.EOF }
 func (emptySource) Close() error                                    { return nil }
+
+// idIndex maps the field ids of s (at any depth) to their fields. It walks
+// s read-only: [schema.Schema.FindByID] fills a cache on first use, which
+// the workers of a scan sharing one read schema must not race on.
+func idIndex(s *schema.Schema) map[int]*schema.Field {
+	m := map[int]*schema.Field{}
+	schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
+		if _, dup := m[f.ID]; !dup && f.ID != schema.NoID {
+			m[f.ID] = f
+		}
+		return true
+	})
+	return m
+}

@@ -197,11 +197,12 @@ type Table struct {
 	Files []TableFile
 
 	opts          TableOptions
-	partitionType *schema.StructType // type of _partition (Iceberg)
-	metaIDs       map[string]int     // metadata column name → its field id in this read
-	filter        *expr.Bound        // opts.Filter bound to the read schema
-	icebergScan   *iceberg.Scan      // the planned Iceberg scan, or nil
-	out           *schema.Schema     // the schema returned, when the filter reads columns it lacks
+	partitionType *schema.StructType    // type of _partition (Iceberg)
+	metaIDs       map[string]int        // metadata column name → its field id in this read
+	filter        *expr.Bound           // opts.Filter bound to the read schema
+	icebergScan   *iceberg.Scan         // the planned Iceberg scan, or nil
+	readByID      map[int]*schema.Field // ReadSchema's fields by id, for the filter
+	out           *schema.Schema        // the schema returned, when the filter reads columns it lacks
 }
 
 // OpenTable plans a read of the table at location: it finds the snapshot,
