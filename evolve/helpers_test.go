@@ -3,11 +3,10 @@ package evolve
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lakecat/lakecat/internal/realdata"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table/paimon"
@@ -82,21 +81,12 @@ func base1() *schema.Schema {
 		opt(3, "ts", schema.Timestamp))
 }
 
-// realDir returns ../shared/testdata/real relative to the repository root,
-// skipping the test when it is absent (failing when CI=true).
+// realDir returns the real test data folder (see package
+// internal/realdata), skipping the test when it is absent (failing when
+// CI=true).
 func realDir(t testing.TB) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "testdata", "real"))
-	if err == nil {
-		if _, err = os.Stat(dir); err == nil {
-			return dir
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("real test data missing: %v", err)
-	}
-	t.Skipf("real test data absent (%v); skipping", err)
-	return ""
+	return realdata.Require(t)
 }
 
 // paimonTable is the latest schema of a Paimon table, as a test reloads it

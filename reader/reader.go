@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
@@ -97,16 +97,11 @@ func OpenFile(ctx context.Context, path string, opts Options) (array.RecordReade
 	if opts.Name == "" {
 		opts.Name = path
 	}
-	f, err := os.Open(path)
+	f, size, err := osfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	rr, err := Open(ctx, f, st.Size(), opts)
+	rr, err := Open(ctx, f, size, opts)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -145,7 +140,7 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 	read := opts.ReadSchema
 	var resolved *schema.Schema
 	if read == nil && opts.WriterSchema == nil && opts.NameMapping == nil {
-		resolved = selfDescribed(file)
+		resolved = SelfDescribed(file)
 		read = resolved
 	} else {
 		var err error
@@ -156,7 +151,7 @@ func plan(dec decoder, opts Options) (*project.Plan, error) {
 			alignInstants(resolved.Fields, opts.WriterSchema)
 		}
 		if read == nil {
-			read = selfDescribed(resolved)
+			read = SelfDescribed(resolved)
 		}
 	}
 	return project.NewPlan(resolved, read, project.Options{FileName: opts.Name, Rules: opts.Rules, Constants: withPosConstant(read, opts.Constants, opts.posFieldID())})

@@ -38,7 +38,7 @@ func ResolveFileSchema(file, writer *schema.Schema, mapping schema.NameMapping) 
 // selfDescribed returns file with every field that lacks an id given a fresh
 // one above the file's highest id, in pre-order. It makes a file its own
 // read schema when no read schema is given.
-func selfDescribed(file *schema.Schema) *schema.Schema {
+func SelfDescribed(file *schema.Schema) *schema.Schema {
 	next := file.HighestFieldID() + 1
 	if next < 1 {
 		next = 1

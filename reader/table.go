@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -53,9 +54,12 @@ type TableOptions struct {
 	// AsOf reads the latest snapshot committed at or before this time
 	// (Iceberg; for Hudi, the latest instant at or before it).
 	AsOf time.Time
-	// Columns restricts the read schema to these dotted paths. A metadata
+	// Columns restricts the read schema to these dotted paths, its
+	// top-level columns in the order the paths first name them. A metadata
 	// column name (_file, _pos, _spec_id, _partition) among them is taken
-	// as if listed in MetadataColumns.
+	// as if listed in MetadataColumns, at its place in Columns; when Columns
+	// names only metadata columns, every table column is read and they
+	// follow, as MetadataColumns do.
 	Columns []string
 	// MetadataColumns adds metadata columns to the read schema, after the
 	// table's columns, in this order: _file (string, the data file path as
@@ -160,7 +164,8 @@ type TableFile struct {
 	// RecordCount is the number of rows the table metadata records (-1:
 	// unknown).
 	RecordCount int64
-	// Partition describes the partition values ("" for none).
+	// Partition describes the partition values, "name=value,…" in
+	// partition field id order ("" for none).
 	Partition string
 	// SchemaID is the id of the schema the file was written with, where the
 	// table format records it (Paimon), else -1.
@@ -276,6 +281,9 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 		if err := t.addMetadataColumns(meta); err != nil {
 			return nil, err
 		}
+	}
+	if len(cols) > 0 { // in the order asked for, metadata columns included
+		t.ReadSchema = schema.OrderBy(t.ReadSchema, opts.Columns, false)
 	}
 	for i := range t.Files {
 		t.Files[i].Task.ReadSchema = t.ReadSchema
@@ -580,7 +588,7 @@ func openTask(fsys storage.FS, p string) func(ctx context.Context) (io.ReaderAt,
 	}
 }
 
-func partitionString(m map[int]any) string {
+func partitionString(m map[int]any, fields []*schema.Field) string {
 	if len(m) == 0 {
 		return ""
 	}
@@ -589,9 +597,36 @@ func partitionString(m map[int]any) string {
 		ids = append(ids, id)
 	}
 	sort.Ints(ids)
+	byID := make(map[int]*schema.Field, len(fields))
+	for _, f := range fields {
+		byID[f.ID] = f
+	}
 	parts := make([]string, len(ids))
 	for i, id := range ids {
-		parts[i] = fmt.Sprintf("%d=%v", id, m[id])
+		f := byID[id]
+		if f == nil {
+			parts[i] = fmt.Sprintf("%d=%v", id, m[id])
+			continue
+		}
+		parts[i] = f.Name + "=" + partitionValue(f.Type, m[id])
 	}
 	return strings.Join(parts, ",")
+}
+
+// partitionValue spells a partition value as Iceberg's JSON single-value
+// form does (spec, Appendix D: dates, timestamps, decimals as text), strings
+// without their quotes, null as "null".
+func partitionValue(t schema.Type, v any) string {
+	if v == nil {
+		return "null"
+	}
+	b, err := schema.MarshalLiteral(t, iceberg.WidenValue(v, t))
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	var str string
+	if json.Unmarshal(b, &str) == nil {
+		return str
+	}
+	return string(b)
 }

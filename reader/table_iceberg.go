@@ -30,7 +30,7 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 		}
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
-			Partition: partitionString(df.Partition), SchemaID: -1,
+			Partition: partitionString(df.Partition, t.partitionType.Fields), SchemaID: -1,
 			partition: df.Partition, Task: task, metrics: df.Metrics, dataFile: df,
 		})
 	}

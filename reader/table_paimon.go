@@ -64,7 +64,7 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		}
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RowCount,
-			Partition: partitionString(df.Partition), SchemaID: df.SchemaID, Task: task,
+			Partition: partitionString(df.Partition, task.FileSchema.Fields), SchemaID: df.SchemaID, Task: task,
 		})
 	}
 	return t, nil

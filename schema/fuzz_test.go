@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lakecat/lakecat/internal/realdata"
 )
 
 // Fuzz targets for every decoder of this package. Each checks that the
@@ -43,22 +45,7 @@ func addRealSeeds(f *testing.F, keep func(path string, data []byte) bool, max in
 }
 
 // realSeedDir is realDir without skipping: "" when absent.
-func realSeedDir() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for dir := wd; filepath.Dir(dir) != dir; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "testdata", "real")
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-			return ""
-		}
-	}
-	return ""
-}
+func realSeedDir() string { return realdata.Present() }
 
 func checkErr(t *testing.T, err error) {
 	t.Helper()

@@ -6,39 +6,19 @@ import (
 	"errors"
 	"math"
 	"math/big"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lakecat/lakecat/internal/realdata"
 )
 
-// realDir returns the shared folder of real third-party files
-// (../shared/testdata/real next to the repository root). Tests skip when it
-// is absent, except under CI=true, where they fail.
+// realDir returns the shared folder of real third-party files (see
+// package internal/realdata). Tests skip when it is absent, except under
+// CI=true, where they fail.
 func realDir(t testing.TB) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "testdata", "real")
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("../shared/testdata/real is missing (required under CI=true)")
-	}
-	t.Skip("../shared/testdata/real is absent: skipping tests on real third-party files")
-	return ""
+	return realdata.Require(t)
 }
 
 // jsonValue decodes b into a generic value with numbers kept as big.Float

@@ -191,11 +191,22 @@ func (m *TableMetadata) NameMapping() (NameMapping, error) {
 	return ParseNameMapping([]byte(v))
 }
 
+// MaxTableMetadataBytes caps the size of a table metadata file (Iceberg
+// metadata JSON after gunzip, Paimon snapshot and schema files, Hudi
+// timeline instants), in bytes: 64 MiB. It is the one cap every reader of
+// such files applies before reading or decompressing one whole. Decoding
+// takes several times the file's size (a metadata file of 54 MB holding
+// 200,000 snapshots peaks at about 300 MiB of Go heap).
+const MaxTableMetadataBytes = 64 << 20
+
 // ParseTableMetadata decodes an Iceberg table metadata JSON file of format
 // version 1, 2 or 3. Keys it does not decode are kept in Extra. Errors match
 // [ErrInvalidSchema] and name the key concerned; an unsupported format version
-// is an error too.
+// is an error too, and so is data over [MaxTableMetadataBytes].
 func ParseTableMetadata(data []byte) (*TableMetadata, error) {
+	if len(data) > MaxTableMetadataBytes {
+		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("%d bytes, over the %d-byte cap for table metadata", len(data), MaxTableMetadataBytes)}
+	}
 	obj, err := jsonObject(data)
 	if err != nil {
 		return nil, &SchemaError{Codec: metadataCodec, Msg: "not a JSON object", Err: err}

@@ -10,11 +10,14 @@ import (
 // ErrColumnNotFound is returned by [Select] for a path that names no field.
 var ErrColumnNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "schema: column not found")
 
-// Select returns a copy of s holding only the named columns, in s's order,
-// with their ancestors. A path is dotted ("addr.zip"); list elements and
-// map keys and values are reached as "element", "key" and "value", and
-// selecting a struct selects all of it. An unknown path returns an error
-// wrapping [ErrColumnNotFound] that names it. The schema id is kept.
+// Select returns a copy of s holding only the named columns, with their
+// ancestors: the top-level fields in the order the paths first name them
+// (see [OrderBy]), nested fields in s's order. A path is dotted
+// ("addr.zip"); list elements and map keys and values are reached as
+// "element", "key" and "value", and selecting a struct selects all of it.
+// An unknown path returns an error wrapping [ErrColumnNotFound] that names
+// it and lists the columns there are at the level where it failed. The
+// schema id is kept.
 func Select(s *Schema, paths []string, caseInsensitive bool) (*Schema, error) {
 	keep := make(map[*Field]bool)
 	for _, p := range paths {
@@ -23,12 +26,75 @@ func Select(s *Schema, paths []string, caseInsensitive bool) (*Schema, error) {
 			continue
 		}
 		if !markPath(s.Fields, p, caseInsensitive, keep) {
-			return nil, fmt.Errorf("%w: %q", ErrColumnNotFound, p)
+			at, names := available(s.Fields, p, caseInsensitive, "")
+			where := "columns"
+			if at != "" {
+				where = "fields of " + at
+			}
+			return nil, fmt.Errorf("%w: %q (%s: %s)", ErrColumnNotFound, p, where, strings.Join(names, ", "))
 		}
 	}
 	out := &Schema{ID: s.ID, IdentifierFieldIDs: append([]int(nil), s.IdentifierFieldIDs...)}
 	out.Fields = prune(s.Fields, keep)
-	return out, nil
+	return OrderBy(out, paths, caseInsensitive), nil
+}
+
+// OrderBy returns a copy of s (sharing its fields) whose top-level fields
+// named by paths come first, in the order of their first mention; the
+// others follow in s's order. A path names the top-level field it is, or
+// the one it lies in ("addr.zip" names addr). Reordering costs a read
+// nothing: columns are matched by field id.
+func OrderBy(s *Schema, paths []string, caseInsensitive bool) *Schema {
+	out := *s
+	out.Fields = make([]*Field, 0, len(s.Fields))
+	placed := make(map[*Field]bool, len(s.Fields))
+	for _, p := range paths {
+		if f := topLevel(s.Fields, strings.TrimSpace(p), caseInsensitive); f != nil && !placed[f] {
+			placed[f] = true
+			out.Fields = append(out.Fields, f)
+		}
+	}
+	for _, f := range s.Fields {
+		if !placed[f] {
+			out.Fields = append(out.Fields, f)
+		}
+	}
+	return &out
+}
+
+// topLevel returns the field of fields that path is or lies in, as
+// markPath matches it (a whole name first, then a dotted prefix).
+func topLevel(fields []*Field, path string, ci bool) *Field {
+	eq := func(a, b string) bool { return a == b || ci && strings.EqualFold(a, b) }
+	for _, f := range fields {
+		if eq(f.Name, path) {
+			return f
+		}
+	}
+	for _, f := range fields {
+		if len(path) > len(f.Name) && path[len(f.Name)] == '.' && eq(path[:len(f.Name)], f.Name) {
+			return f
+		}
+	}
+	return nil
+}
+
+// available returns, for a path that names no field, the dotted path of the
+// deepest field its prefix reaches ("" at the top level) and the names of
+// the fields there.
+func available(fields []*Field, path string, ci bool, at string) (string, []string) {
+	for _, f := range fields {
+		kids := Children(f.Type)
+		if len(kids) > 0 && len(path) > len(f.Name) && path[len(f.Name)] == '.' &&
+			(path[:len(f.Name)] == f.Name || ci && strings.EqualFold(path[:len(f.Name)], f.Name)) {
+			return available(kids, path[len(f.Name)+1:], ci, strings.TrimPrefix(at+"."+f.Name, "."))
+		}
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	return at, names
 }
 
 // markPath marks the field at path and all its ancestors in keep. A field

@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lakecat/lakecat/internal/osfile"
 )
 
 // FS is the storage a table is read from.
@@ -91,20 +93,12 @@ func (OSFS) Open(ctx context.Context, path string) (File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.FromSlash(path))
+	// osfile.Open refuses FIFOs and devices without blocking on them.
+	f, size, err := osfile.Open(filepath.FromSlash(path))
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	return osFile{f, st.Size()}, nil
+	return osFile{f, size}, nil
 }
 
 // List implements [FS].
@@ -126,8 +120,10 @@ func (OSFS) List(ctx context.Context, dir string) ([]string, error) {
 
 // MaxMetadataBytes caps the size of a metadata file (table metadata JSON,
 // snapshots, schema files, timeline instants) read whole into memory, and
-// the uncompressed size of a gzip-compressed one: 256 MiB.
-const MaxMetadataBytes = 256 << 20
+// the uncompressed size of a gzip-compressed one: 64 MiB, the one cap on
+// table metadata (schema.MaxTableMetadataBytes is the same number, pinned by
+// a test: storage knows no formats).
+const MaxMetadataBytes = 64 << 20
 
 // ReadFile reads a whole metadata file of at most [MaxMetadataBytes].
 func ReadFile(ctx context.Context, fsys FS, path string) ([]byte, error) {
@@ -156,7 +152,10 @@ func JoinPath(dir, name string) string {
 	return strings.TrimSuffix(dir, "/") + "/" + strings.TrimPrefix(name, "/")
 }
 
-// ParentDir returns the part of p before its last slash ("" if none).
+// ParentDir returns the part of p before its last slash: "." for a
+// relative name without one ("metadata", the parent of
+// "metadata/v1.metadata.json" opened inside a table folder, lies in the
+// current folder), "" for "".
 func ParentDir(p string) string {
 	p = strings.TrimSuffix(p, "/")
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
@@ -165,7 +164,10 @@ func ParentDir(p string) string {
 		}
 		return p[:i]
 	}
-	return ""
+	if p == "" {
+		return ""
+	}
+	return "."
 }
 
 // BaseName returns the part of p after its last slash.

@@ -38,7 +38,18 @@ by field id to the read schema.
 --schema takes an Iceberg schema JSON, an Iceberg table metadata JSON (its
 current schema) or a Paimon schema-N file; without it each file is read in its
 own schema. With no FILE, cat reads the bundled demo table "orders" (three
-files written under three schema versions) in its current schema.`,
+files written under three schema versions) in its current schema.
+
+Every format streams. The table format sets its column widths from the
+header and the first 1000 rows and widens a column for a later, wider cell.
+CSV writes NULL as an empty field and an empty string as "".`,
+		Example: `  lakecat cat                                      # the bundled demo table
+  lakecat cat warehouse/db/orders --limit 10       # an Iceberg, Paimon or Hudi table folder
+  lakecat cat t/metadata/v3.metadata.json --columns id,name,_file
+  lakecat cat s3://bucket/wh/t --as-of 2024-06-01T00:00:00Z --format jsonl
+  lakecat cat hudi_table --as-of 20250713010535797 # a Hudi instant time
+  lakecat cat part-0.parquet part-1.parquet --schema metadata/v2.metadata.json
+  lakecat cat t --format arrow > t.arrows          # an Arrow IPC stream (pyarrow.ipc.open_stream)`,
 		Args: cobraArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
@@ -46,7 +57,7 @@ files written under three schema versions) in its current schema.`,
 				return usageError{fmt.Errorf("unknown --format %q (want table, jsonl, csv or arrow)", opts.Format)}
 			}
 			if opts.Limit < -1 {
-				return usageError{fmt.Errorf("--limit must be ≥ 0")}
+				return usageError{fmt.Errorf("--limit must be ≥ 0, or -1 for no limit")}
 			}
 			if runF != nil {
 				return runF(opts)
@@ -60,7 +71,7 @@ files written under three schema versions) in its current schema.`,
 	fl.StringVar(&opts.Schema.NameMappingPath, "name-mapping", "", "name mapping JSON for files written without field ids")
 	fl.StringVar(&opts.Schema.Rules, "rules", "", "promotion rules: iceberg, iceberg-v3, paimon or hudi (default: from the schema's source)")
 	fl.StringSliceVar(&opts.Columns, "columns", nil, "read only these columns of the read schema (a,b.c)")
-	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows")
+	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows (-1: no limit)")
 	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv or arrow (an Arrow IPC stream)")
 	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536)")
 	fl.StringVar(&opts.Where, "where", "", whereUsage)
@@ -131,8 +142,19 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", inputs[0].name, err)
 			}
-			if !s.HasIDs() {
-				return usageError{fmt.Errorf("--columns on a file without field ids needs --schema, --file-schema or --name-mapping")}
+			switch {
+			case ropts.WriterSchema != nil || ropts.NameMapping != nil:
+				// The file's columns with the ids --file-schema or
+				// --name-mapping gives them.
+				if s, err = reader.ResolveFileSchema(s, ropts.WriterSchema, ropts.NameMapping); err != nil {
+					return fmt.Errorf("%s: %w", inputs[0].name, err)
+				}
+				s = reader.SelfDescribed(s)
+			case !s.HasIDs():
+				// Its own columns, located by name, as cat reads it without
+				// --columns.
+				s = reader.SelfDescribed(s)
+				ropts.WriterSchema = s
 			}
 			ropts.ReadSchema = s
 		}
@@ -201,6 +223,13 @@ func catTable(ctx context.Context, f *factory, o *catOptions) error {
 	if err != nil {
 		return err
 	}
+	budget := int64(defaultMemory)
+	if o.Table.Memory != "" {
+		budget, _ = parseBytes(o.Table.Memory) // checked by openTable
+	}
+	if lim := memoryLimit(budget); lim > 0 && f.SetMemoryLimit != nil {
+		f.SetMemoryLimit(lim)
+	}
 	rr, err := t.Scan(ctx)
 	if err != nil {
 		return err
@@ -211,7 +240,7 @@ func catTable(ctx context.Context, f *factory, o *catOptions) error {
 		return err
 	}
 	if _, err := copyRows(w, rr, o.Limit); err != nil {
-		return err // nothing buffered is flushed: a failed read prints no table or header
+		return err // rows already printed stay; the exit code says the read failed
 	}
 	clearProgress(f)
 	return w.Close()

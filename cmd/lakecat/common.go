@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
@@ -36,7 +38,7 @@ func (s schemaFlags) readOptions() (reader.Options, error) {
 	var opts reader.Options
 	rulesSet := false
 	if s.SchemaPath != "" {
-		doc, err := loadSchemaDocument(s.SchemaPath)
+		doc, err := loadSchemaDocument("--schema", s.SchemaPath)
 		if err != nil {
 			return opts, err
 		}
@@ -44,7 +46,7 @@ func (s schemaFlags) readOptions() (reader.Options, error) {
 		rulesSet = true
 	}
 	if s.FileSchemaPath != "" {
-		doc, err := loadSchemaDocument(s.FileSchemaPath)
+		doc, err := loadSchemaDocument("--file-schema", s.FileSchemaPath)
 		if err != nil {
 			return opts, err
 		}
@@ -54,7 +56,7 @@ func (s schemaFlags) readOptions() (reader.Options, error) {
 		}
 	}
 	if s.NameMappingPath != "" {
-		data, err := os.ReadFile(s.NameMappingPath)
+		data, err := readFlagFile("--name-mapping", s.NameMappingPath, "an Iceberg name mapping JSON (the table property schema.name-mapping.default)")
 		if err != nil {
 			return opts, err
 		}
@@ -74,8 +76,17 @@ func (s schemaFlags) readOptions() (reader.Options, error) {
 	return opts, nil
 }
 
-func loadSchemaDocument(path string) (*reader.SchemaDocument, error) {
-	data, err := os.ReadFile(path)
+// readFlagFile reads the file a flag names; a folder is a usage error that
+// says what the flag wants.
+func readFlagFile(flag, path, want string) ([]byte, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, usageError{fmt.Errorf("%s %s is a folder; want %s", flag, path, want)}
+	}
+	return os.ReadFile(path)
+}
+
+func loadSchemaDocument(flag, path string) (*reader.SchemaDocument, error) {
+	data, err := readFlagFile(flag, path, "a file: an Iceberg schema JSON, an Iceberg table metadata JSON (metadata/vN.metadata.json) or a Paimon schema/schema-N")
 	if err != nil {
 		return nil, err
 	}
@@ -103,20 +114,14 @@ func (in *input) Close() error {
 }
 
 func openInput(path string) (*input, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
+	f, size, err := osfile.Open(path)
+	if errors.Is(err, osfile.ErrIsDir) {
 		return nil, usageError{fmt.Errorf("%s: is a directory: give one TABLE, or one or more data FILEs", path)}
 	}
-	return &input{name: path, r: f, size: st.Size(), file: f}, nil
+	if err != nil {
+		return nil, err
+	}
+	return &input{name: path, r: f, size: size, file: f}, nil
 }
 
 // demoInputs returns the bundled demo table's data files and its current

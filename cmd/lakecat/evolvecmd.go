@@ -10,7 +10,6 @@ import (
 
 	"github.com/lakecat/lakecat/evolve"
 	"github.com/lakecat/lakecat/storage"
-	"github.com/lakecat/lakecat/storage/blob"
 	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/iceberg"
 	"github.com/lakecat/lakecat/table/paimon"
@@ -103,7 +102,7 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 		}
 	}
 	if o.UnionByName != "" {
-		doc, err := loadSchemaDocument(o.UnionByName)
+		doc, err := loadSchemaDocument("--union-by-name", o.UnionByName)
 		if err != nil {
 			return err
 		}
@@ -114,11 +113,16 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 	}
 	var c evolve.Committer
 	dir := o.Table
-	if blob.IsURL(dir) {
-		bfs := blob.New()
-		defer bfs.Close()
-		dir = bfs.StripQuery(dir) // driver options such as ?region=…&endpoint=…
-		c.FS = bfs
+	if urlScheme(dir) != "" {
+		fsys, stripped, err := objectStore(dir)
+		if err != nil {
+			return err
+		}
+		w, ok := fsys.(storage.WriteFS)
+		if !ok {
+			return fmt.Errorf("%s: the object store cannot be written to", dir)
+		}
+		c.FS, dir = w, stripped
 	}
 	if o.DryRun {
 		return previewEvolve(ctx, f, c.FS, dir, u)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +14,7 @@ import (
 
 type filesOptions struct {
 	Table      string
+	Format     string
 	TableFlags tableFlags
 	Where      string
 }
@@ -29,14 +31,18 @@ footer is read; no data is decoded.`,
 		Args: cobraArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Table = args[0]
+			if opts.Format != "text" && opts.Format != "json" {
+				return usageError{fmt.Errorf("unknown --format %q (want text or json)", opts.Format)}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return runFiles(c.Context(), f, opts)
 		},
 	}
-	opts.TableFlags.register(c.Flags())
-	c.Flags().StringVar(&opts.Where, "where", "", "list only the files that may hold rows matching this filter (partition values, columns a file lacks, row group statistics)")
+	c.Flags().StringVar(&opts.Format, "format", "text", "text, or json: one object per line for each file")
+	opts.TableFlags.registerListing(c.Flags())
+	c.Flags().StringVar(&opts.Where, "where", "", "list only the files that may hold rows matching this filter (partition values, column metrics, columns a file lacks, row group statistics)")
 	return c
 }
 
@@ -55,7 +61,10 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE")
+	enc := json.NewEncoder(f.Stdout)
+	if o.Format == "text" {
+		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE")
+	}
 	for i, tf := range t.Files {
 		if filter != nil {
 			pr, err := t.Prune(ctx, i)
@@ -66,27 +75,66 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 				continue
 			}
 		}
-		lacks, older := "", ""
+		fj := fileJSON{Path: tf.Path, Format: tf.Format, Partition: tf.Partition, Lacks: []string{}, OlderType: []olderJSON{}}
+		var l, older []string
 		p, err := t.Plan(ctx, i)
 		if err != nil {
-			lacks = "error: " + strings.ReplaceAll(err.Error(), "\n", " ")
+			fj.Error = strings.ReplaceAll(err.Error(), "\n", " ")
 		} else {
-			var l, o []string
-			collectDiffs(p.Explain().Fields, "", &l, &o)
+			var od []olderJSON
+			collectDiffs(p.Explain().Fields, "", &l, &od)
 			p.Release()
-			lacks, older = strings.Join(l, ","), strings.Join(o, ",")
+			for _, d := range od {
+				older = append(older, fmt.Sprintf("%s(%s)", d.Name, d.From))
+			}
+			fj.Lacks, fj.OlderType = append(fj.Lacks, l...), append(fj.OlderType, od...)
 		}
-		schemaID := "-"
 		if tf.SchemaID >= 0 {
-			schemaID = fmt.Sprint(tf.SchemaID)
+			id := tf.SchemaID
+			fj.SchemaID = &id
 		}
-		rows := "-"
 		if tf.RecordCount >= 0 {
-			rows = fmt.Sprint(tf.RecordCount)
+			n := tf.RecordCount
+			fj.Rows = &n
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(older))
+		if o.Format == "json" {
+			if err := enc.Encode(fj); err != nil {
+				return err
+			}
+			continue
+		}
+		lacks := strings.Join(l, ",")
+		if fj.Error != "" {
+			lacks = "error: " + fj.Error
+		}
+		schemaID, rows := "-", "-"
+		if fj.SchemaID != nil {
+			schemaID = fmt.Sprint(*fj.SchemaID)
+		}
+		if fj.Rows != nil {
+			rows = fmt.Sprint(*fj.Rows)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")))
 	}
 	return tw.Flush()
+}
+
+// fileJSON is one line of `lakecat files --format json`.
+type fileJSON struct {
+	Path      string      `json:"path"`
+	Format    string      `json:"format"`
+	Rows      *int64      `json:"rows"`      // null: not recorded
+	Partition string      `json:"partition"` // "name=value,…", "" for none
+	SchemaID  *int64      `json:"schema-id"` // null: not recorded (Iceberg, Hudi)
+	Lacks     []string    `json:"lacks"`     // read columns the file lacks (null-filled or defaulted)
+	OlderType []olderJSON `json:"older-type"`
+	Error     string      `json:"error,omitempty"` // the file's plan failed
+}
+
+// olderJSON is a read column a file holds in an older type.
+type olderJSON struct {
+	Name string `json:"name"`
+	From string `json:"from"`
 }
 
 func dash(s string) string {
@@ -98,14 +146,14 @@ func dash(s string) string {
 
 // collectDiffs lists, by dotted name, the read fields a file lacks and the
 // ones it holds in an older type.
-func collectDiffs(steps []project.Step, prefix string, lacks, older *[]string) {
+func collectDiffs(steps []project.Step, prefix string, lacks *[]string, older *[]olderJSON) {
 	for _, s := range steps {
 		name := prefix + s.Name
 		switch s.Action {
 		case project.ActionNull, project.ActionDefault:
 			*lacks = append(*lacks, name)
 		case project.ActionPromote:
-			*older = append(*older, fmt.Sprintf("%s(%s)", name, s.PromotedFrom))
+			*older = append(*older, olderJSON{name, fmt.Sprint(s.PromotedFrom)})
 		}
 		collectDiffs(s.Children, name+".", lacks, older)
 	}

@@ -31,6 +31,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -78,6 +79,10 @@ type factory struct {
 	// Ctx is the context of the command (nil: context.Background()); main
 	// cancels it on an interrupt or SIGTERM.
 	Ctx context.Context
+	// SetMemoryLimit, when set (by main: debug.SetMemoryLimit), is called
+	// with the soft memory limit for a table scan; tests leave it nil so
+	// that the test process keeps its own.
+	SetMemoryLimit func(int64) int64
 }
 
 // usageError marks an error in the command line itself.
@@ -88,7 +93,7 @@ func (u usageError) Unwrap() error { return u.err }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(os.Args[1:], &factory{Stdout: os.Stdout, Stderr: os.Stderr, Ctx: ctx})
+	code := run(os.Args[1:], &factory{Stdout: os.Stdout, Stderr: os.Stderr, Ctx: ctx, SetMemoryLimit: debug.SetMemoryLimit})
 	stop()
 	os.Exit(int(code))
 }

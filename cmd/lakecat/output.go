@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strings"
@@ -36,19 +35,17 @@ func newBatchWriter(format string, w io.Writer, sc *arrow.Schema, read *schema.S
 	hints := render.Hints(read)
 	switch format {
 	case formatTable:
-		return &tableWriter{w: w, schema: sc, hints: hints}, nil
+		return newTableWriter(w, sc, hints), nil
 	case formatJSONL:
 		return &jsonlWriter{w: bufio.NewWriter(w), schema: sc, hints: hints}, nil
 	case formatCSV:
-		cw := csv.NewWriter(w)
+		cw := &csvWriter{w: bufio.NewWriter(w), hints: hints}
 		names := make([]string, sc.NumFields())
 		for i, f := range sc.Fields() {
 			names[i] = f.Name
 		}
-		if err := cw.Write(names); err != nil {
-			return nil, err
-		}
-		return &csvWriter{w: cw, hints: hints}, nil
+		cw.line(names, nil)
+		return cw, nil
 	case formatArrow:
 		return &arrowWriter{w: ipc.NewWriter(w, ipc.WithSchema(sc), ipc.WithAllocator(mem))}, nil
 	}
@@ -76,93 +73,177 @@ func (j *jsonlWriter) Write(rec arrow.RecordBatch) error {
 
 func (j *jsonlWriter) Close() error { return j.w.Flush() }
 
+// csvWriter writes RFC 4180 CSV, one header line then one line per row.
+// NULL is an empty field and an empty string a quoted empty field (""), as
+// PostgreSQL's COPY … CSV writes and reads them; any other field is quoted
+// when it holds a comma, a quote, a line break or leading space.
 type csvWriter struct {
-	w     *csv.Writer
+	w     *bufio.Writer
 	hints []*render.Hint
+	row   []string
+	null  []bool
+	buf   []byte
 }
 
 func (c *csvWriter) Write(rec arrow.RecordBatch) error {
-	row := make([]string, rec.NumCols())
+	n := int(rec.NumCols())
+	c.row, c.null = c.row[:0], c.null[:0]
+	for i := 0; i < n; i++ {
+		c.row, c.null = append(c.row, ""), append(c.null, false)
+	}
 	for r := 0; r < int(rec.NumRows()); r++ {
-		for i := range row {
-			row[i], _ = render.Cell(rec.Column(i), r, render.At(c.hints, i))
+		for i := range c.row {
+			s, ok := render.Cell(rec.Column(i), r, render.At(c.hints, i))
+			c.row[i], c.null[i] = s, !ok
 		}
-		if err := c.w.Write(row); err != nil {
+		if err := c.line(c.row, c.null); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (c *csvWriter) Close() error {
-	c.w.Flush()
-	return c.w.Error()
+// line writes one CSV line; null[i] marks a NULL (null may be nil).
+func (c *csvWriter) line(fields []string, null []bool) error {
+	b := c.buf[:0]
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch {
+		case null != nil && null[i]:
+		case f == "":
+			b = append(b, '"', '"')
+		case strings.ContainsAny(f, ",\"\r\n") || f[0] == ' ' || f[0] == '\t':
+			b = append(b, '"')
+			b = append(b, strings.ReplaceAll(f, `"`, `""`)...)
+			b = append(b, '"')
+		default:
+			b = append(b, f...)
+		}
+	}
+	b = append(b, '\n')
+	c.buf = b
+	_, err := c.w.Write(b)
+	return err
 }
+
+func (c *csvWriter) Close() error { return c.w.Flush() }
 
 type arrowWriter struct{ w *ipc.Writer }
 
 func (a *arrowWriter) Write(rec arrow.RecordBatch) error { return a.w.Write(rec) }
 func (a *arrowWriter) Close() error                      { return a.w.Close() }
 
-// tableWriter keeps the rows as text and prints an aligned table on Close.
+// tableWidthRows is how many rows the table format holds before it prints
+// its header: the column widths are set from the header and these rows.
+const tableWidthRows = 1000
+
+// tableWriter prints an aligned table as the batches come. It holds the
+// first rows (at least tableWidthRows of them, or all when fewer) to set
+// the column widths, prints them, then prints each later batch as it is
+// written, widening a column when a cell is wider (rows printed before keep
+// their alignment). It holds the text of at most one batch, or of the first
+// rows, at a time, so its memory does not grow with the number of rows.
 type tableWriter struct {
-	w      io.Writer
+	w      *bufio.Writer
 	schema *arrow.Schema
 	hints  []*render.Hint
-	rows   [][]string
+	width  []int      // nil until the header is printed
+	cells  [][]string // rows not printed yet; their slices are reused
+	rows   int64
+}
+
+func newTableWriter(w io.Writer, sc *arrow.Schema, hints []*render.Hint) *tableWriter {
+	return &tableWriter{w: bufio.NewWriterSize(w, 64<<10), schema: sc, hints: hints}
 }
 
 func (t *tableWriter) Write(rec arrow.RecordBatch) error {
+	n, cols := len(t.cells), int(rec.NumCols())
 	for r := 0; r < int(rec.NumRows()); r++ {
-		row := make([]string, rec.NumCols())
-		for i := range row {
+		var row []string
+		if len(t.cells) < cap(t.cells) {
+			row = t.cells[:len(t.cells)+1][len(t.cells)][:0]
+		}
+		for i := 0; i < cols; i++ {
 			s, ok := render.Cell(rec.Column(i), r, render.At(t.hints, i))
 			if !ok {
 				s = "NULL"
 			}
-			row[i] = s
+			row = append(row, s)
 		}
-		t.rows = append(t.rows, row)
+		t.cells = append(t.cells, row)
 	}
-	return nil
+	t.rows += int64(len(t.cells) - n)
+	if t.width == nil && len(t.cells) < tableWidthRows {
+		return nil
+	}
+	return t.flush()
 }
 
-func (t *tableWriter) Close() error {
-	n := t.schema.NumFields()
-	width := make([]int, n)
-	head := make([]string, n)
+// flush prints the header if it is not printed yet, then the rows held.
+func (t *tableWriter) flush() error {
+	if t.width == nil {
+		t.header()
+	}
+	for _, row := range t.cells {
+		for i, s := range row {
+			t.width[i] = max(t.width[i], utf8.RuneCountInString(s))
+		}
+	}
+	for _, row := range t.cells {
+		t.line(row)
+	}
+	t.cells = t.cells[:0]
+	return t.w.Flush()
+}
+
+// header sets the widths from the header and the batch held in t.cells and
+// prints the header and its rule.
+func (t *tableWriter) header() {
+	t.width = make([]int, t.schema.NumFields())
+	head := make([]string, len(t.width))
 	for i, f := range t.schema.Fields() {
 		head[i] = f.Name
-		width[i] = utf8.RuneCountInString(f.Name)
+		t.width[i] = utf8.RuneCountInString(f.Name)
 	}
-	for _, row := range t.rows {
+	for _, row := range t.cells {
 		for i, s := range row {
-			width[i] = max(width[i], utf8.RuneCountInString(s))
+			t.width[i] = max(t.width[i], utf8.RuneCountInString(s))
 		}
 	}
-	bw := bufio.NewWriter(t.w)
-	line := func(cells []string) {
-		for i, s := range cells {
-			if i > 0 {
-				bw.WriteString(" | ")
-			}
-			bw.WriteString(s)
-			if i < len(cells)-1 {
-				bw.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(s)))
-			}
+	t.line(head)
+	for i, w := range t.width {
+		if i > 0 {
+			t.w.WriteString("-+-")
 		}
-		bw.WriteByte('\n')
+		t.w.WriteString(strings.Repeat("-", w))
 	}
-	line(head)
-	sep := make([]string, n)
-	for i := range sep {
-		sep[i] = strings.Repeat("-", width[i])
+	t.w.WriteByte('\n')
+}
+
+func (t *tableWriter) line(cells []string) {
+	for i, s := range cells {
+		if i > 0 {
+			t.w.WriteString(" | ")
+		}
+		t.w.WriteString(s)
+		if i < len(cells)-1 {
+			t.w.WriteString(strings.Repeat(" ", t.width[i]-utf8.RuneCountInString(s)))
+		}
 	}
-	bw.WriteString(strings.Join(sep, "-+-"))
-	bw.WriteByte('\n')
-	for _, row := range t.rows {
-		line(row)
+	t.w.WriteByte('\n')
+}
+
+// Close prints what is held, then the row count: "(1 row)", "(N rows)".
+func (t *tableWriter) Close() error {
+	if err := t.flush(); err != nil {
+		return err
 	}
-	fmt.Fprintf(bw, "(%d rows)\n", len(t.rows))
-	return bw.Flush()
+	if t.rows == 1 {
+		t.w.WriteString("(1 row)\n")
+	} else {
+		fmt.Fprintf(t.w, "(%d rows)\n", t.rows)
+	}
+	return t.w.Flush()
 }

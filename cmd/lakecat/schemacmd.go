@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,8 +15,9 @@ import (
 )
 
 type schemaOptions struct {
-	Path  string
-	Table tableFlags
+	Path   string
+	Format string
+	Table  tableFlags
 }
 
 func newSchemaCmd(f *factory, runF func(*schemaOptions) error) *cobra.Command {
@@ -31,18 +34,22 @@ with its id, the current one marked), a Parquet or ORC data file (its schema as 
 		Args: cobraArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Path = args[0]
+			if opts.Format != "text" && opts.Format != "json" {
+				return usageError{fmt.Errorf("unknown --format %q (want text or json)", opts.Format)}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return runSchema(f, opts)
 		},
 	}
-	opts.Table.register(c.Flags())
+	c.Flags().StringVar(&opts.Format, "format", "text", "text, or json: one object whose schemas are Iceberg schema JSON")
+	opts.Table.registerListing(c.Flags(), "raw") // a Paimon table's system columns
 	return c
 }
 
 func runSchema(f *factory, o *schemaOptions) error {
-	if st, err := os.Stat(o.Path); err == nil && st.IsDir() {
+	if st, err := os.Stat(o.Path); err == nil && st.IsDir() || urlScheme(o.Path) != "" {
 		return schemaOfTable(f, o)
 	}
 	in, err := openInput(o.Path)
@@ -55,6 +62,9 @@ func runSchema(f *factory, o *schemaOptions) error {
 		s, format, err := reader.FileSchema(in.r, in.size)
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.Path, err)
+		}
+		if o.Format == "json" {
+			return printJSON(f, schemaJSON{Kind: strings.ToLower(fmt.Sprint(format)) + "-file", Path: o.Path, Schema: icebergJSON(s)})
 		}
 		fmt.Fprintf(f.Stdout, "%s file %s\n", format, o.Path)
 		printTree(f, s.Fields, "")
@@ -70,6 +80,23 @@ func runSchema(f *factory, o *schemaOptions) error {
 	doc, err := reader.ParseSchemaDocument(data)
 	if err != nil {
 		return fmt.Errorf("%s: not a Parquet or ORC file, nor a schema document: %w", o.Path, err)
+	}
+	if o.Format == "json" {
+		out := schemaJSON{Kind: string(doc.Kind), Path: o.Path}
+		switch doc.Kind {
+		case reader.SchemaIcebergMetadata:
+			md := doc.Metadata
+			out.FormatVersion, out.LastColumnID, out.CurrentSchemaID = md.FormatVersion, &md.LastColumnID, &md.CurrentSchemaID
+			for _, sc := range md.Schemas {
+				out.Schemas = append(out.Schemas, icebergJSON(sc))
+			}
+		case reader.SchemaPaimon:
+			out.HighestFieldID = &doc.Paimon.HighestFieldID
+			out.Schema = icebergJSON(doc.Schema)
+		default:
+			out.Schema = icebergJSON(doc.Schema)
+		}
+		return printJSON(f, out)
 	}
 	switch doc.Kind {
 	case reader.SchemaIcebergMetadata:
@@ -111,7 +138,13 @@ func printTree(f *factory, fields []*schema.Field, indent string) {
 		}
 		def := ""
 		if fd.InitialDefault != nil {
-			def = fmt.Sprintf(" (initial-default %v)", fd.InitialDefault)
+			// Iceberg's JSON single-value form (spec, Appendix D), as the
+			// metadata stores it and plan prints it.
+			if v, err := schema.MarshalLiteral(fd.Type, fd.InitialDefault); err == nil {
+				def = fmt.Sprintf(" (initial-default %s)", v)
+			} else {
+				def = fmt.Sprintf(" (initial-default %v)", fd.InitialDefault)
+			}
 		}
 		fmt.Fprintf(f.Stdout, "%s%s %s: %s %s%s\n", indent, id, fd.Name, req, typ, def)
 		printTree(f, schema.Children(fd.Type), indent+"  ")
@@ -123,6 +156,15 @@ func schemaOfTable(f *factory, o *schemaOptions) error {
 	t, err := openTable(context.Background(), f, o.Path, &o.Table, nil, 0)
 	if err != nil {
 		return err
+	}
+	if o.Format == "json" {
+		n := len(t.Files)
+		out := schemaJSON{Kind: "table", Format: string(t.Format), Path: o.Path, LiveDataFiles: &n,
+			ReadSchema: icebergJSON(t.ReadSchema), CurrentSchemaID: &t.CurrentSchemaID}
+		for _, sc := range t.Schemas {
+			out.Schemas = append(out.Schemas, icebergJSON(sc))
+		}
+		return printJSON(f, out)
 	}
 	fmt.Fprintf(f.Stdout, "%s table %s, %d live data files\n", t.Format, o.Path, len(t.Files))
 	fmt.Fprintf(f.Stdout, "read schema (schema %d)\n", t.ReadSchema.ID)
@@ -136,4 +178,38 @@ func schemaOfTable(f *factory, o *schemaOptions) error {
 		printTree(f, s.Fields, "  ")
 	}
 	return nil
+}
+
+// schemaJSON is the object `lakecat schema --format json` prints. Kind is
+// "parquet-file", "orc-file", "iceberg-schema", "iceberg-metadata",
+// "paimon-schema" or "table"; each schema is an Iceberg schema JSON (table
+// spec, Appendix C), fields without an id having "id": -1.
+type schemaJSON struct {
+	Kind            string            `json:"kind"`
+	Format          string            `json:"format,omitempty"`
+	Path            string            `json:"path"`
+	FormatVersion   int               `json:"format-version,omitempty"`
+	LastColumnID    *int              `json:"last-column-id,omitempty"`
+	HighestFieldID  *int              `json:"highest-field-id,omitempty"`
+	LiveDataFiles   *int              `json:"live-data-files,omitempty"`
+	Schema          json.RawMessage   `json:"schema,omitempty"`
+	ReadSchema      json.RawMessage   `json:"read-schema,omitempty"`
+	CurrentSchemaID *int              `json:"current-schema-id,omitempty"`
+	Schemas         []json.RawMessage `json:"schemas,omitempty"`
+}
+
+// icebergJSON encodes s as an Iceberg schema JSON; a schema the encoder
+// refuses becomes a JSON string holding the error.
+func icebergJSON(s *schema.Schema) json.RawMessage {
+	b, err := schema.MarshalIcebergSchema(s)
+	if err != nil {
+		b, _ = json.Marshal("error: " + err.Error())
+	}
+	return b
+}
+
+func printJSON(f *factory, v any) error {
+	enc := json.NewEncoder(f.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,17 +15,19 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/storage/blob"
+	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // tableFlags are the flags of a table read (cat, schema, files on a table).
 type tableFlags struct {
-	SnapshotID    string
+	SnapshotID    optInt64
 	AsOf          string
-	SchemaID      string
+	SchemaID      optInt64
 	Branch        string
 	PathMap       []string
 	IgnoreDeletes bool
@@ -34,40 +38,134 @@ type tableFlags struct {
 	NoRebase      bool
 	TimeZone      string
 	listing       bool // set by forListing: reader.TableOptions.ListOnly, no warnings
+	asOfInstant   bool // --as-of is a Hudi instant time (set by options)
 	// filter is --where, parsed (set by the verbs that take it).
 	filter expr.Expr
 	stats  *reader.ScanStats
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&t.SnapshotID, "snapshot-id", "", "read this snapshot (Iceberg: with the schema it was written with)")
-	fl.StringVar(&t.AsOf, "as-of", "", "read the latest snapshot at or before this time (RFC 3339, or epoch milliseconds)")
-	fl.StringVar(&t.SchemaID, "schema-id", "", "Paimon: read with schema-N instead of the latest")
+	fl.Var(&t.SnapshotID, "snapshot-id", "read this snapshot (Iceberg: with the schema it was written with)")
+	fl.StringVar(&t.AsOf, "as-of", "", "read the latest snapshot at or before this time: RFC 3339, a date, epoch milliseconds (13 digits), or for a Hudi table an instant time (yyyyMMddHHmmss[SSS])")
+	fl.Var(&t.SchemaID, "schema-id", "Paimon: read with schema-N instead of the latest")
 	fl.StringVar(&t.Branch, "branch", "", "Paimon: read this branch")
 	fl.StringArrayVar(&t.PathMap, "path-map", nil, "rewrite stored data file paths: OLD=NEW (repeatable; longest OLD wins)")
 	fl.BoolVar(&t.IgnoreDeletes, "ignore-deletes", false, "read a snapshot with delete files anyway (deleted rows are returned)")
 	fl.BoolVar(&t.Raw, "raw", false, "Paimon primary-key table: read every stored row with its system columns")
 	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only")
 	fl.IntVar(&t.Workers, "workers", 0, "files decoded at once (default: GOMAXPROCS)")
-	fl.StringVar(&t.Memory, "memory", "", "bound on decoded bytes waiting to be printed, e.g. 256MiB")
+	fl.StringVar(&t.Memory, "memory", "", "bound on decoded bytes waiting to be printed, e.g. 256MiB (default 64MiB; 0: no bound)")
 	fl.StringVar(&t.TimeZone, "time-zone", "", "Paimon: session time zone of casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE, and from either to INT, DATE or STRING (IANA name, e.g. Asia/Shanghai; default UTC)")
 	fl.BoolVar(&t.NoRebase, "no-rebase", false, "Iceberg: do not re-root stored paths under the table location at the opened folder (only --path-map rewrites them)")
 }
 
+// listingHidden are the table flags that change nothing for a verb that
+// reads no rows (schema, files; see forListing): accepted, not shown in its
+// help.
+var listingHidden = []string{"ignore-deletes", "raw", "ignore-logs", "workers", "memory", "time-zone"}
+
+// registerListing registers the table flags of a verb that reads no rows,
+// with listingHidden hidden from its help except those in keep.
+func (t *tableFlags) registerListing(fl *pflag.FlagSet, keep ...string) {
+	t.register(fl)
+	for _, name := range listingHidden {
+		if !slices.Contains(keep, name) {
+			fl.MarkHidden(name)
+		}
+	}
+}
+
+// namesNoFolder reports whether a local table path leaves the folder names
+// its layout is read from unknown: ".", "..", or a metadata file in the
+// current folder.
+func namesNoFolder(path string) bool {
+	c := filepath.Clean(path)
+	if b := filepath.Base(c); b == "." || b == ".." {
+		return true
+	}
+	return filepath.Dir(c) == "." && (strings.HasSuffix(c, ".metadata.json") || strings.HasSuffix(c, ".metadata.json.gz"))
+}
+
+// optInt64 is an integer flag that may be absent (a snapshot id can be any
+// int64, so no value can stand for "not given"). Its help shows "int".
+type optInt64 struct {
+	n   int64
+	set bool
+}
+
+func (v *optInt64) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("not an integer")
+	}
+	v.n, v.set = n, true
+	return nil
+}
+
+func (v *optInt64) String() string {
+	if !v.set {
+		return ""
+	}
+	return strconv.FormatInt(v.n, 10)
+}
+
+func (v *optInt64) Type() string { return "int" }
+
 // isTable reports whether path names a table rather than a data file: a
-// folder, an object-store URL (s3://, gs://, azblob://, file://), or an
+// folder, a URL (scheme://…; the object stores s3://, gs://, azblob:// and
+// file:// are read, any other scheme is refused by openTable), or an
 // Iceberg metadata file named directly.
 func isTable(path string) bool {
-	if strings.HasSuffix(path, ".metadata.json") || blob.IsURL(path) {
+	if strings.HasSuffix(path, ".metadata.json") || urlScheme(path) != "" {
 		return true
 	}
 	st, err := os.Stat(path)
 	return err == nil && st.IsDir()
 }
 
+// urlScheme returns the scheme of a URL such as "hdfs://nn/t" ("hdfs"), or
+// "" for a local path. A scheme is a letter followed by letters, digits,
+// '+', '-' or '.' (RFC 3986 section 3.1), longer than one character so that
+// a Windows drive ("C:/t") stays a path.
+func urlScheme(path string) string {
+	i := strings.Index(path, "://")
+	if i < 2 {
+		return ""
+	}
+	for j, c := range path[:i] {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (j == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return ""
+		}
+	}
+	return path[:i]
+}
+
+// errUnsupportedScheme is returned for a URL whose scheme lakecat does not
+// read (hdfs://, abfs://, http://, …).
+var errUnsupportedScheme = lakecat.NewSentinel(lakecat.ErrUnsupported, "unsupported URL scheme")
+
+func unsupportedScheme(url string) error {
+	if urlScheme(url) == "rest" {
+		return fmt.Errorf("%s: %w rest:// for this verb (cat and evolve read a REST catalog's table)", url, errUnsupportedScheme)
+	}
+	return fmt.Errorf("%s: %w %s:// (lakecat reads local paths and s3://, gs://, azblob://, file:// URLs; copy or mount the table, or map its stored paths with --path-map)",
+		url, errUnsupportedScheme, urlScheme(url))
+}
+
+// knownScheme reports whether url is one of the object stores a full build
+// reads.
+func knownScheme(url string) bool {
+	switch urlScheme(url) {
+	case "s3", "gs", "azblob", "file":
+		return true
+	}
+	return false
+}
+
 // set reports whether any table flag was given.
 func (t *tableFlags) set() bool {
-	return t.SnapshotID != "" || t.AsOf != "" || t.SchemaID != "" || t.Branch != "" || len(t.PathMap) > 0 ||
+	return t.SnapshotID.set || t.AsOf != "" || t.SchemaID.set || t.Branch != "" || len(t.PathMap) > 0 ||
 		t.IgnoreDeletes || t.Raw || t.IgnoreLogs || t.Workers != 0 || t.Memory != "" || t.TimeZone != "" || t.NoRebase
 }
 
@@ -95,7 +193,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	if t.Workers < 0 {
 		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
-	if t.SnapshotID != "" && t.AsOf != "" {
+	if t.SnapshotID.set && t.AsOf != "" {
 		return o, usageError{fmt.Errorf("give --snapshot-id or --as-of, not both")}
 	}
 	for _, r := range t.PathMap {
@@ -112,27 +210,25 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		}
 		o.Paimon.TimeZone = loc
 	}
-	if t.SnapshotID != "" {
-		id, err := strconv.ParseInt(t.SnapshotID, 10, 64)
-		if err != nil {
-			return o, usageError{fmt.Errorf("--snapshot-id %q: not an integer", t.SnapshotID)}
-		}
+	if t.SnapshotID.set {
+		id := t.SnapshotID.n
 		o.SnapshotID = &id
 	}
-	if t.SchemaID != "" {
-		id, err := strconv.ParseInt(t.SchemaID, 10, 64)
-		if err != nil || id < 0 {
-			return o, usageError{fmt.Errorf("--schema-id %q: not a schema id", t.SchemaID)}
+	if t.SchemaID.set {
+		id := t.SchemaID.n
+		if id < 0 {
+			return o, usageError{fmt.Errorf("--schema-id %d: a schema id is ≥ 0", id)}
 		}
 		o.Paimon.SchemaID = &id
 	}
 	if t.AsOf != "" {
-		at, err := parseTime(t.AsOf)
+		at, instant, err := parseTime(t.AsOf)
 		if err != nil {
 			return o, usageError{err}
 		}
-		o.AsOf = at
+		o.AsOf, t.asOfInstant = at, instant
 	}
+	o.MemoryBytes = defaultMemory
 	if t.Memory != "" {
 		n, err := parseBytes(t.Memory)
 		if err != nil {
@@ -143,16 +239,65 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	return o, nil
 }
 
-func parseTime(s string) (time.Time, error) {
-	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return time.UnixMilli(ms).UTC(), nil
+// parseTime reads --as-of: RFC 3339 (or without a zone: UTC), a date,
+// epoch milliseconds (13 digits: 2001-09-09 to 2286-11-20), or a Hudi
+// instant time, yyyyMMddHHmmss or yyyyMMddHHmmssSSS (14 or 17 digits;
+// instant reports it, and the time is in UTC so that the reader spells the
+// same instant back). Any other number is refused: seconds, milliseconds
+// and instants cannot be told apart by value alone.
+func parseTime(s string) (at time.Time, instant bool, err error) {
+	if digits(s) {
+		switch len(s) {
+		case 13:
+			ms, err := strconv.ParseInt(s, 10, 64)
+			if err == nil {
+				return time.UnixMilli(ms).UTC(), false, nil
+			}
+		case 14, 17:
+			layout, v := "20060102150405", s
+			if len(s) == 17 {
+				layout, v = "20060102150405.000", s[:14]+"."+s[14:]
+			}
+			if t, err := time.Parse(layout, v); err == nil {
+				return t, true, nil
+			}
+			return time.Time{}, false, fmt.Errorf("--as-of %q: not a Hudi instant time (yyyyMMddHHmmss[SSS])", s)
+		}
+		return time.Time{}, false, fmt.Errorf("--as-of %q: a number of %d digits is ambiguous; give epoch milliseconds (13 digits), a Hudi instant time (yyyyMMddHHmmss or yyyyMMddHHmmssSSS) or RFC 3339 (2024-01-02T03:04:05Z)", s, len(s))
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
+			return t, false, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("--as-of %q: want RFC 3339 (2024-01-02T03:04:05Z), a date, or epoch milliseconds", s)
+	return time.Time{}, false, fmt.Errorf("--as-of %q: want RFC 3339 (2024-01-02T03:04:05Z), a date, epoch milliseconds (13 digits) or a Hudi instant time (yyyyMMddHHmmssSSS)", s)
+}
+
+func digits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// defaultMemory is the scan's memory budget without --memory. Decoding is
+// faster than printing, so without a bound the files decoded ahead wait in
+// memory: a 10M-row table printed as a table peaked at 1.09 GB RSS with no
+// bound, 200 MB with this one and the soft memory limit of memoryLimit, and
+// printed faster (16.8 s instead of 35.2 s; fewer, smaller collections).
+const defaultMemory = 64 << 20
+
+// memoryLimit is the Go runtime's soft memory limit for a scan of budget
+// bytes: the budget, as much again for what is being printed and what the
+// collector has not yet freed, and 32 MiB for the rest of the process. Set
+// only when $GOMEMLIMIT is not, and never for an unbounded scan.
+func memoryLimit(budget int64) int64 {
+	if budget <= 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return -1
+	}
+	return 2*budget + 32<<20
 }
 
 // parseBytes reads a size such as 268435456, 256MiB, 256MB or 1GiB.
@@ -181,10 +326,25 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 		return nil, err
 	}
 	o.Columns, o.BatchRows = columns, batchRows
-	if blob.IsURL(path) {
-		bfs := blob.New()
-		path = bfs.StripQuery(path) // driver options such as ?region=…&endpoint=…
-		o.FS = bfs
+	if urlScheme(path) != "" {
+		if o.FS, path, err = objectStore(path); err != nil {
+			return nil, err
+		}
+	} else if namesNoFolder(path) {
+		// "." inside metadata/, or "v1.metadata.json" there: the table's
+		// folder is known only by the absolute path.
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+	}
+	if tf.asOfInstant {
+		fsys := o.FS
+		if fsys == nil {
+			fsys = storage.OSFS{}
+		}
+		if format, err := table.Detect(ctx, fsys, path); err == nil && format != table.Hudi {
+			return nil, usageError{fmt.Errorf("--as-of %s is a Hudi instant time, and %s is not a Hudi table (%s): give RFC 3339 or epoch milliseconds (13 digits)", tf.AsOf, path, format)}
+		}
 	}
 	t, err := reader.OpenTable(ctx, path, o)
 	if errors.Is(err, reader.ErrInvalidOption) {

@@ -251,8 +251,11 @@ func (f *File) decompress(off int64, data, dst []byte, zd **zstd.Decoder) ([]byt
 		}
 		body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
 		n, err := s2.DecodedLen(body)
-		if err != nil || n > maxBlockBytes {
-			return nil, corruptf(f.name, off, "block", "snappy: decoded length %d: %v", n, err)
+		if err != nil {
+			return nil, corruptf(f.name, off, "block", "snappy: %v", err)
+		}
+		if n > maxBlockBytes {
+			return nil, corruptf(f.name, off, "block", "snappy: decoded length %d over the %d-byte cap", n, maxBlockBytes)
 		}
 		out, err := s2.Decode(grow(dst, n), body)
 		if err != nil {
@@ -270,12 +273,12 @@ func (f *File) decompress(off int64, data, dst []byte, zd **zstd.Decoder) ([]byt
 			}
 			*zd = d
 		}
-		out, err := (*zd).DecodeAll(data, dst[:0])
-		if err != nil {
+		if err := (*zd).Reset(bytes.NewReader(data)); err != nil {
 			return nil, corruptf(f.name, off, "block", "zstandard: %v", err)
 		}
-		if len(out) > maxBlockBytes {
-			return nil, corruptf(f.name, off, "block", "zstandard: over the %d-byte cap", maxBlockBytes)
+		out, err := readCapped(*zd, dst)
+		if err != nil {
+			return nil, corruptf(f.name, off, "block", "zstandard: %v", err)
 		}
 		return out, nil
 	}
@@ -289,14 +292,33 @@ func grow(b []byte, n int) []byte {
 	return make([]byte, n)
 }
 
+// readCapped reads r to its end into dst's storage, growing it by doubling
+// but never past maxBlockBytes+1, so a block that decompresses past the cap
+// costs at most the cap (plus one copy while growing) before it is refused.
 func readCapped(r io.Reader, dst []byte) ([]byte, error) {
-	w := bytes.NewBuffer(dst[:0])
-	n, err := w.ReadFrom(io.LimitReader(r, maxBlockBytes+1))
-	if err != nil {
-		return nil, err
+	buf := dst[:0]
+	if cap(buf) == 0 {
+		buf = make([]byte, 0, 64<<10)
 	}
-	if n > maxBlockBytes {
-		return nil, fmt.Errorf("decompressed block over the %d-byte cap", maxBlockBytes)
+	for {
+		if len(buf) == cap(buf) {
+			if len(buf) > maxBlockBytes {
+				return nil, fmt.Errorf("decompressed block over the %d-byte cap", maxBlockBytes)
+			}
+			nb := make([]byte, len(buf), min(2*cap(buf), maxBlockBytes+1))
+			copy(nb, buf)
+			buf = nb
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			if len(buf) > maxBlockBytes {
+				return nil, fmt.Errorf("decompressed block over the %d-byte cap", maxBlockBytes)
+			}
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return w.Bytes(), nil
 }

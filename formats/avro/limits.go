@@ -5,8 +5,10 @@ const (
 	// the schema JSON, sync marker): 16 MiB.
 	maxHeaderBytes = 16 << 20
 	// maxBlockBytes caps one data block, compressed or decompressed:
-	// 256 MiB.
-	maxBlockBytes = 256 << 20
+	// 64 MiB. Writers cut blocks near their sync interval (Avro Java:
+	// 64,000 bytes by default), so real blocks are far smaller; the cap is
+	// the memory a decompression bomb can claim before it is refused.
+	maxBlockBytes = 64 << 20
 	// maxBlockRows caps the records one block may claim.
 	maxBlockRows = 1 << 31
 	// maxDepth caps the nesting of the Avro schema.

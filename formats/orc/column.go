@@ -39,7 +39,7 @@ type base struct {
 func (b *base) resetPresent(s *stripe) {
 	p, ok := s.stream(b.n.col, sPresent)
 	b.hasPresent = ok
-	b.present.reset(p)
+	b.present.resetStream(p)
 }
 
 func (b *base) errf(format string, args ...any) error {
@@ -165,8 +165,9 @@ func (r *BatchReader) newColumn(n *node, pf *schema.Field) (column, error) {
 	case kStruct:
 		st := pf.Type.(*schema.StructType)
 		c := &structColumn{base: b}
+		byName := childIndex(n.children)
 		for _, cf := range st.Fields {
-			cn := findChild(n.children, cf.Name)
+			cn := byName[cf.Name]
 			if cn == nil {
 				return nil, fmt.Errorf("orc: projected field %q.%q is not in the file", pf.Name, cf.Name)
 			}

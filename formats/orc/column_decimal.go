@@ -17,6 +17,7 @@ import (
 // of unscaled values at the column's scale and no SECONDARY stream.
 type decimalColumn struct {
 	base
+	s       *stream
 	data    []byte
 	p       int
 	scales  intReader
@@ -32,12 +33,12 @@ func (c *decimalColumn) reset(s *stripe) error {
 		return err
 	}
 	c.resetPresent(s)
-	c.data, _ = s.stream(c.n.col, sData)
-	c.p = 0
+	c.s, _ = s.stream(c.n.col, sData)
+	c.data, c.p = nil, 0
 	sec, ok := s.stream(c.n.col, sSecondary)
 	c.dec64, c.scales = nil, nil
 	if s.decimal64 && !ok && c.n.t.precision <= 18 {
-		c.dec64 = newIntReader(c.data, true, encDirectV2)
+		c.dec64 = newIntReader(c.s, true, encDirectV2)
 		return nil
 	}
 	c.scales = newIntReader(sec, true, e)
@@ -63,6 +64,10 @@ func (c *decimalColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 		c.scaleSt, err = c.scales.next(c.scaleSt[:0], k)
 		if err != nil {
 			return nil, c.wrapErr("SECONDARY stream", err)
+		}
+		// Each unscaled value is a varint of at most maxDecimalVarint bytes.
+		if c.data, c.p, err = c.s.more(c.data, c.p, maxDecimalVarint*k); err != nil {
+			return nil, c.wrapErr("DATA stream", err)
 		}
 		for _, sc := range c.scaleSt {
 			hi, lo, p, err := readVarint128(c.data, c.p)

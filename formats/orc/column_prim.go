@@ -19,7 +19,7 @@ func (c *boolColumn) reset(s *stripe) error {
 	}
 	c.resetPresent(s)
 	d, _ := s.stream(c.n.col, sData)
-	c.data.reset(d)
+	c.data.resetStream(d)
 	return nil
 }
 
@@ -55,7 +55,7 @@ func (c *byteColumn) reset(s *stripe) error {
 	}
 	c.resetPresent(s)
 	d, _ := s.stream(c.n.col, sData)
-	c.data.reset(d)
+	c.data.resetStream(d)
 	return nil
 }
 
@@ -120,6 +120,7 @@ func (c *intColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 // 4 or 8 bytes little endian each, for present rows only.
 type floatColumn struct {
 	base
+	s    *stream
 	data []byte
 	p    int
 }
@@ -129,8 +130,8 @@ func (c *floatColumn) reset(s *stripe) error {
 		return err
 	}
 	c.resetPresent(s)
-	c.data, _ = s.stream(c.n.col, sData)
-	c.p = 0
+	c.s, _ = s.stream(c.n.col, sData)
+	c.data, c.p = nil, 0
 	return nil
 }
 
@@ -142,6 +143,9 @@ func (c *floatColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	w := 8
 	if c.dt.ID() == arrow.FLOAT32 {
 		w = 4
+	}
+	if c.data, c.p, err = c.s.more(c.data, c.p, k*w); err != nil {
+		return nil, c.wrapErr("DATA stream", err)
 	}
 	if k*w > len(c.data)-c.p {
 		return nil, c.errf("DATA stream: %w (%d values)", errShort, k)

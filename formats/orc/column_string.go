@@ -15,6 +15,7 @@ type stringColumn struct {
 	base
 	fixed   int
 	dict    bool
+	s       *stream
 	data    []byte
 	p       int
 	lengths intReader
@@ -33,7 +34,7 @@ func (c *stringColumn) reset(s *stripe) error {
 	switch e {
 	case encDirect, encDirectV2:
 		c.dict = false
-		c.data, c.p = data, 0
+		c.s, c.data, c.p = data, nil, 0
 		c.lengths = newIntReader(lens, false, e)
 		return nil
 	case encDictionary, encDictionaryV2:
@@ -44,16 +45,23 @@ func (c *stringColumn) reset(s *stripe) error {
 		return c.errf("unknown encoding %d", e)
 	}
 	c.dict = true
-	size := s.encodings[c.n.col].dictSize
-	if size > maxDictSize || size > uint64(len(lens))*512+512 {
-		return c.errf("%w: dictionary of %d entries with a %d-byte LENGTH stream", ErrCorrupt, size, len(lens))
+	// The dictionary is read whole: its LENGTH and DICTIONARY_DATA streams.
+	lb, err := lens.all()
+	if err != nil {
+		return c.wrapErr("dictionary LENGTH stream", err)
 	}
-	var err error
+	size := s.encodings[c.n.col].dictSize
+	if size > maxDictSize || size > uint64(len(lb))*512+512 {
+		return c.errf("%w: dictionary of %d entries with a %d-byte LENGTH stream", ErrCorrupt, size, len(lb))
+	}
 	c.dictOff, err = newIntReader(lens, false, e).next(c.dictOff[:0], int(size))
 	if err != nil {
 		return c.wrapErr("dictionary LENGTH stream", err)
 	}
-	c.dictDat, _ = s.stream(c.n.col, sDictionaryData)
+	dd, _ := s.stream(c.n.col, sDictionaryData)
+	if c.dictDat, err = dd.all(); err != nil {
+		return c.wrapErr("DICTIONARY_DATA stream", err)
+	}
 	var off int64
 	for i, l := range c.dictOff {
 		if l < 0 || l > int64(len(c.dictDat))-off {
@@ -99,6 +107,11 @@ func (c *stringColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 		total += l
 		if total > maxBatchBytes {
 			return nil, c.errf("%w: more than %d bytes in one batch", ErrTooLarge, maxBatchBytes)
+		}
+	}
+	if !c.dict {
+		if c.data, c.p, err = c.s.more(c.data, c.p, int(total)); err != nil {
+			return nil, c.wrapErr("DATA stream", err)
 		}
 	}
 	if !c.dict && total > int64(len(c.data)-c.p) {

@@ -33,7 +33,7 @@ func (c *unionColumn) reset(s *stripe) error {
 	}
 	c.resetPresent(s)
 	d, _ := s.stream(c.n.col, sData)
-	c.data.reset(d)
+	c.data.resetStream(d)
 	for _, ch := range c.children {
 		if err := ch.reset(s); err != nil {
 			return err

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/internal/realdata"
 )
 
 // FuzzOpen feeds whole files to Open and decodes every batch: no panic, and
@@ -118,22 +120,7 @@ func FuzzStreams(f *testing.F) {
 }
 
 // realDirOrEmpty is realDir without a testing.TB: "" when absent.
-func realDirOrEmpty() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			p := filepath.Join(d, "..", "shared", "testdata", "real")
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-			return ""
-		}
-	}
-	return ""
-}
+func realDirOrEmpty() string { return realdata.Present() }
 
 // TestWriteFuzzSeeds writes the writer fixtures as the committed seed
 // corpus of FuzzOpen when ORC_WRITE_SEEDS is set.

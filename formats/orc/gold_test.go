@@ -19,31 +19,16 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/internal/realdata"
 )
 
-// realDir returns the shared directory of real third-party files, skipping
-// the test when it is absent (failing when CI=true).
+// realDir returns the shared directory of real third-party files (see
+// package internal/realdata), skipping the test when it is absent (failing
+// when CI=true).
 func realDir(t testing.TB) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			p := filepath.Join(d, "..", "shared", "testdata", "real")
-			if _, err := os.Stat(p); err != nil {
-				if os.Getenv("CI") == "true" {
-					t.Fatalf("real test data missing at %s", p)
-				}
-				t.Skipf("real test data not present at %s", p)
-			}
-			return p
-		}
-		if filepath.Dir(d) == d {
-			t.Fatal("no go.mod above the test directory")
-		}
-	}
+	return realdata.Require(t)
 }
 
 func examplesDir(t testing.TB) string {

@@ -10,8 +10,11 @@ type Limits struct {
 	// 256 MiB.
 	FooterBytes int64
 	// StreamBytes caps the decompressed size of one stream of one stripe
-	// (one column's DATA, LENGTH, DICTIONARY_DATA, …), in bytes: a stream is
-	// decompressed whole. Default 2 GiB.
+	// (one column's DATA, LENGTH, DICTIONARY_DATA, …), in bytes. Streams
+	// are decompressed chunk by chunk as batches consume them, so they hold
+	// about one batch's bytes plus one compression chunk at a time; only a
+	// string dictionary (its LENGTH and DICTIONARY_DATA) is decompressed
+	// whole. Default 2 GiB.
 	StreamBytes int64
 }
 

@@ -8,17 +8,27 @@ import "fmt"
 type byteRLE struct {
 	b   []byte
 	p   int
-	run int  // values left in the current run
-	lit bool // current run is literal
-	val byte // the repeated byte
+	s   *stream // when set, more bytes are decompressed from it as needed
+	run int     // values left in the current run
+	lit bool    // current run is literal
+	val byte    // the repeated byte
 }
 
 func (d *byteRLE) reset(b []byte) { *d = byteRLE{b: b} }
+
+// resetStream starts decoding s (nil: an absent stream).
+func (d *byteRLE) resetStream(s *stream) { *d = byteRLE{s: s} }
 
 // next appends n bytes to dst.
 func (d *byteRLE) next(dst []byte, n int) ([]byte, error) {
 	for n > 0 {
 		if d.run == 0 {
+			if d.s != nil && len(d.b)-d.p < 130 {
+				var err error
+				if d.b, d.p, err = d.s.more(d.b, d.p, 130); err != nil {
+					return dst, err
+				}
+			}
 			if d.p >= len(d.b) {
 				return dst, errShort
 			}
@@ -63,6 +73,9 @@ type boolRLE struct {
 
 func (d *boolRLE) reset(b []byte) { d.br.reset(b); d.left = 0 }
 
+// resetStream starts decoding s (nil: an absent stream).
+func (d *boolRLE) resetStream(s *stream) { d.br.resetStream(s); d.left = 0 }
+
 // next appends n values (0 or 1) to dst.
 func (d *boolRLE) next(dst []byte, n int) ([]byte, error) {
 	for n > 0 && d.left > 0 {
@@ -99,11 +112,11 @@ type intReader interface {
 }
 
 // newIntReader returns the RLE v1 or v2 decoder for a column encoding kind.
-func newIntReader(b []byte, signed bool, enc uint64) intReader {
+func newIntReader(s *stream, signed bool, enc uint64) intReader {
 	if enc == encDirectV2 || enc == encDictionaryV2 {
-		return &intRLEv2{b: b, signed: signed}
+		return &intRLEv2{s: s, signed: signed}
 	}
-	return &intRLEv1{b: b, signed: signed}
+	return &intRLEv1{s: s, signed: signed}
 }
 
 // readVarint reads a base-128 varint (least significant group first).

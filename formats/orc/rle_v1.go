@@ -9,6 +9,7 @@ import "fmt"
 type intRLEv1 struct {
 	b      []byte
 	p      int
+	s      *stream // when set, more bytes are decompressed from it as needed
 	signed bool
 	run    int
 	lit    bool
@@ -28,6 +29,12 @@ func (d *intRLEv1) varint() (int64, error) {
 func (d *intRLEv1) next(dst []int64, n int) ([]int64, error) {
 	for n > 0 {
 		if d.run == 0 {
+			if d.s != nil && len(d.b)-d.p < maxRunBytes {
+				var err error
+				if d.b, d.p, err = d.s.more(d.b, d.p, maxRunBytes); err != nil {
+					return dst, err
+				}
+			}
 			if d.p >= len(d.b) {
 				return dst, errShort
 			}

@@ -9,6 +9,7 @@ import "fmt"
 type intRLEv2 struct {
 	b      []byte
 	p      int
+	s      *stream // when set, more bytes are decompressed from it as needed
 	signed bool
 	buf    []int64
 	bp     int
@@ -68,6 +69,12 @@ func (d *intRLEv2) next(dst []int64, n int) ([]int64, error) {
 }
 
 func (d *intRLEv2) readRun(dst []int64) ([]int64, error) {
+	if d.s != nil && len(d.b)-d.p < maxRunBytes {
+		var err error
+		if d.b, d.p, err = d.s.more(d.b, d.p, maxRunBytes); err != nil {
+			return dst, err
+		}
+	}
 	if d.p >= len(d.b) {
 		return dst, errShort
 	}

@@ -43,6 +43,9 @@ type fxFile struct {
 	block   int // compression block size in bytes
 	tz      string
 	version []uint32
+	// compressed marks the streams (by index) whose data is already in
+	// compression chunks.
+	compressed map[int]bool
 }
 
 func pbVarint(b []byte, num protowire.Number, v uint64) []byte {
@@ -107,8 +110,11 @@ func (fx *fxFile) bytes(t testing.TB) []byte {
 	out := []byte(magic)
 	var sf []byte
 	var dataLen uint64
-	for _, s := range fx.streams {
-		c := fx.compress(t, s.data)
+	for i, s := range fx.streams {
+		c := s.data
+		if !fx.compressed[i] {
+			c = fx.compress(t, s.data)
+		}
 		out = append(out, c...)
 		dataLen += uint64(len(c))
 		var m []byte

@@ -79,11 +79,18 @@ type leafReader struct {
 
 	rg  int    // next row group
 	hdr []byte // page header window
-	// lz4buf holds an LZ4_RAW page and its decoding while checkPagePayload
-	// checks it.
-	lz4buf []byte
-	pages  pq.Pages
-	page   pq.Page
+	// payload and decoded hold a compressed page and its decoding while
+	// checkPagePayload checks it.
+	payload []byte
+	decoded []byte
+	pages   pq.Pages
+	page    pq.Page
+	// dataOrd counts the data pages of the chunk read so far; emptyV2
+	// lists the chunk's data pages that have no values section (see
+	// emptyV2Page), and emptyLevels, emptyRep, emptyDef are their buffers.
+	dataOrd                         int
+	emptyV2                         []emptyV2Page
+	emptyLevels, emptyRep, emptyDef []byte
 
 	// Current page.
 	def, rep []byte // levels (nil when the max level is 0)
@@ -234,6 +241,8 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 // header, it checks the payload too (checkPagePayload).
 func (lr *leafReader) checkPageHeaders(start, size int64, codec format.CompressionCodec) error {
 	off := int64(0)
+	lr.emptyV2, lr.dataOrd = lr.emptyV2[:0], 0
+	ord := 0
 	for off < size {
 		h, n, err := lr.readPageHeader(start+off, size-off)
 		if err != nil {
@@ -248,12 +257,39 @@ func (lr *leafReader) checkPageHeaders(start, size int64, codec format.Compressi
 			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
 				Err: fmt.Errorf("page claims %d uncompressed bytes (limit %d)", h.UncompressedPageSize, lr.f.limits.ColumnChunkBytes)}
 		}
+		if v := pageValues(&h); v > maxPageValues {
+			return unsupportedf("%s: column %s: page at offset %d holds %d values (cap %d)",
+				displayName(lr.f.name), lr.ln.phys.path, start+off, v, maxPageValues)
+		}
 		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
 			return readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
+		}
+		if emptyV2(codec, &h) {
+			v2 := &h.DataPageHeaderV2.V
+			lr.emptyV2 = append(lr.emptyV2, emptyV2Page{ord: ord, levelsOff: start + off,
+				repLen: v2.RepetitionLevelsByteLength, defLen: v2.DefinitionLevelsByteLength,
+				numValues: v2.NumValues, numNonNulls: v2.NumValues - v2.NumNulls})
+		}
+		if h.Type == format.DataPage || h.Type == format.DataPageV2 {
+			ord++
 		}
 		off += int64(h.CompressedPageSize)
 	}
 	return nil
+}
+
+// pageValues returns the number of values (level entries) a page header
+// states, 0 for pages without values.
+func pageValues(h *format.PageHeader) int64 {
+	switch {
+	case h.DataPageHeader.Valid:
+		return int64(h.DataPageHeader.V.NumValues)
+	case h.DataPageHeaderV2.Valid:
+		return int64(h.DataPageHeaderV2.V.NumValues)
+	case h.DictionaryPageHeader.Valid:
+		return int64(h.DictionaryPageHeader.V.NumValues)
+	}
+	return 0
 }
 
 // readPageHeader decodes the page header at off, reading a window that grows
@@ -276,17 +312,22 @@ func (lr *leafReader) readPageHeader(off, remain int64) (h format.PageHeader, n 
 		if err := readFull(lr.f.r, buf, off); err != nil {
 			return h, 0, err
 		}
-		r := bytes.NewReader(buf)
+		// The header's lengths and nesting are checked before parquet-go's
+		// decoder sees it (here and again when it reads the pages).
+		n, err := checkCompact(buf, maxThriftDepth, maxPageHeaderDecodedBytes)
+		if err != nil {
+			if win == remain || win >= maxPageHeaderBytes || !errors.Is(err, io.ErrUnexpectedEOF) {
+				return h, 0, err
+			}
+			win = min(8*win, maxPageHeaderBytes)
+			continue
+		}
 		h = format.PageHeader{}
 		var proto thrift.CompactProtocol
-		err := thrift.NewDecoder(proto.NewReader(r)).Decode(&h)
-		if err == nil {
-			return h, int(win) - r.Len(), nil
-		}
-		if win == remain || win >= maxPageHeaderBytes || !errors.Is(err, io.ErrUnexpectedEOF) {
+		if err := thrift.NewDecoder(proto.NewReader(bytes.NewReader(buf[:n]))).Decode(&h); err != nil {
 			return h, 0, err
 		}
-		win *= 8
+		return h, n, nil
 	}
 }
 
@@ -326,18 +367,40 @@ func (lr *leafReader) nextPage() (bool, error) {
 			lr.pages = nil
 			continue
 		}
+		ord := lr.dataOrd
+		lr.dataOrd++
 		if err != nil {
-			return false, wrapPQ(lr.f.name, "page of column "+lr.ln.phys.path, err)
-		}
-		lr.page = pg
-		if err := lr.setupPage(pg); err != nil {
-			return false, err
+			// parquet-go consumed the page before failing on it: an empty
+			// v2 page is decoded here instead (see emptyV2Page).
+			ep := lr.emptyV2Page(ord)
+			if ep == nil {
+				return false, wrapPQ(lr.f.name, "page of column "+lr.ln.phys.path, err)
+			}
+			if err := lr.setupEmptyV2(ep); err != nil {
+				return false, err
+			}
+		} else {
+			lr.page = pg
+			if err := lr.setupPage(pg); err != nil {
+				return false, err
+			}
 		}
 		if lr.nEntries > 0 {
 			return true, nil
 		}
 		lr.releasePage()
 	}
+}
+
+// emptyV2Page returns the chunk's empty v2 data page of ordinal ord, or
+// nil.
+func (lr *leafReader) emptyV2Page(ord int) *emptyV2Page {
+	for i := range lr.emptyV2 {
+		if lr.emptyV2[i].ord == ord {
+			return &lr.emptyV2[i]
+		}
+	}
+	return nil
 }
 
 func (lr *leafReader) setupPage(pg pq.Page) (err error) {

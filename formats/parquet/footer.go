@@ -106,8 +106,10 @@ type File struct {
 // file. It reads only the last 8 bytes, the footer and the leading magic.
 //
 // Errors: a file shorter than 12 bytes, a wrong magic, a footer length that
-// does not fit in the file or an undecodable footer or schema give an error
-// matching [ErrCorrupt]; an encrypted footer gives [ErrUnsupported].
+// does not fit in the file, a footer whose thrift lengths do not fit in it
+// or that nests deeper than 64, or an undecodable footer or schema give an
+// error matching [ErrCorrupt]; an encrypted footer, or one whose decoded
+// size is estimated above 1 GiB, gives [ErrUnsupported].
 func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	var c config
 	for _, o := range opts {
@@ -143,6 +145,14 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	buf := make([]byte, footerLen)
 	if err := readFull(r, buf, footerOff); err != nil {
 		return nil, readErr(c.name, footerOff, "footer", err)
+	}
+	// Every length in the footer is checked before a decoder allocates
+	// from it; parquet-go decodes the same bytes again in pqFileOnce.
+	if _, err := checkCompact(buf, maxThriftDepth, maxFooterDecodedBytes); err != nil {
+		if errors.Is(err, errThriftTooLarge) {
+			return nil, unsupportedf("%s: footer: %v", displayName(c.name), err)
+		}
+		return nil, corruptf(c.name, footerOff, "footer", "%v", err)
 	}
 	if err := decodeFooter(buf, &f.meta); err != nil {
 		return nil, corruptf(c.name, footerOff, "footer", "%v", err)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/lakecat/lakecat/internal/realdata"
 )
 
 var updateFuzzCorpus = flag.Bool("update-fuzz-corpus", false, "rewrite testdata/fuzz/FuzzOpenAndRead from the generated fixtures")
@@ -110,21 +112,7 @@ func fuzzRead(data []byte, mem memory.Allocator) error {
 	}
 }
 
-func realDirIfPresent() string {
-	wd, _ := os.Getwd()
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			real := filepath.Join(dir, "..", "shared", "testdata", "real")
-			if _, err := os.Stat(real); err == nil {
-				return real
-			}
-			return ""
-		}
-		if filepath.Dir(dir) == dir {
-			return ""
-		}
-	}
-}
+func realDirIfPresent() string { return realdata.Present() }
 
 func realParquetFilesQuiet(dir string) []string {
 	var out []string

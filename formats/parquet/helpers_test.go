@@ -9,8 +9,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,35 +17,15 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/decimal256"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/internal/realdata"
 )
 
 // realDir returns the shared real-file test data folder. It skips the test
 // when the folder is absent, but fails under CI=true, where it must exist.
 func realDir(t testing.TB) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := wd
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package directory")
-		}
-		dir = parent
-	}
-	real := filepath.Join(dir, "..", "shared", "testdata", "real")
-	if _, err := os.Stat(real); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("real test data missing at %s (required under CI=true)", real)
-		}
-		t.Skipf("real test data not found at %s; skipping", real)
-	}
-	return real
+	return realdata.Require(t)
 }
 
 func newMem(t testing.TB) *memory.CheckedAllocator {

@@ -30,9 +30,34 @@ const (
 	// 128 MiB row groups).
 	maxColumnChunkBytes = 1 << 30
 
+	// maxThriftDepth bounds the nesting of thrift structures and containers
+	// in a footer or page header. parquet-format nests about ten deep
+	// (FileMetaData, row groups, column chunks, column metadata,
+	// statistics, logical types); the cap stops the recursion of a hostile
+	// nesting before parquet-go's unbounded skip sees it.
+	maxThriftDepth = 64
+
+	// maxFooterDecodedBytes bounds the estimated memory of a decoded footer
+	// (bytes; see thriftCheck for the estimate): a wide file with 100,000
+	// column chunks needs about 70 MiB.
+	maxFooterDecodedBytes = 1 << 30
+
+	// maxPageHeaderDecodedBytes bounds the estimated memory of a decoded
+	// page header (bytes): its statistics' min and max values.
+	maxPageHeaderDecodedBytes = 64 << 20
+
 	// maxPageHeaderBytes bounds the bytes read to decode one page header;
 	// headers are tens of bytes plus statistics (min/max values).
 	maxPageHeaderBytes = 64 << 20
+
+	// maxPageValues bounds the values (level entries) of one data page and
+	// the entries of one dictionary page. parquet-go expands a page's
+	// repetition and definition levels to a byte each and sizes byte-array
+	// offsets (4 bytes a value) from this count before decoding, and an RLE
+	// run of 2^31-1 nulls takes five bytes; so the count, not the page
+	// bytes, bounds that memory: at most 96 MiB a page. Writers cut pages
+	// far below it (parquet-mr and Arrow at 20,000 rows by default).
+	maxPageValues = 1 << 24
 
 	// maxBatchBytes bounds the variable-length data of one column in one
 	// batch (bytes): Arrow binary and utf8 arrays use 32-bit offsets.

@@ -50,6 +50,7 @@ type lnode struct {
 	er, e    int
 	phys     *node // leaf: the column's schema element
 	conv     *converter
+	top      bool // a child of the root
 }
 
 // buildSchema checks the flat element list and converts it.
@@ -78,6 +79,7 @@ func (f *File) buildSchema() error {
 			return err
 		}
 		fields = append(fields, fld)
+		ln.top = true
 		lroot.children = append(lroot.children, ln)
 	}
 	f.schema = schema.New(0, fields...)

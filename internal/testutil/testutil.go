@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/internal/realdata"
 	"github.com/lakecat/lakecat/internal/render"
 )
 
@@ -24,20 +25,14 @@ func RepoRoot(t testing.TB) string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
-// RealDir returns the folder of real third-party files, ../shared/testdata/real
-// beside the repository, joined with elem. When it is absent (a user's clone)
+// RealDir returns the folder of real third-party files (see package
+// internal/realdata: ../shared/testdata/real beside the repository, or
+// $LAKECAT_REAL_DATA) joined with elem. When it is absent (a user's clone)
 // the test is skipped with a message; under CI=true, where it is always
 // present, the test fails instead.
 func RealDir(t testing.TB, elem ...string) string {
 	t.Helper()
-	dir := filepath.Join(append([]string{RepoRoot(t), "..", "shared", "testdata", "real"}, elem...)...)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("real test data missing under CI: %v", err)
-		}
-		t.Skipf("real test data not present (%v); it lives in ../shared/testdata/real beside the repository", err)
-	}
-	return dir
+	return realdata.Require(t, elem...)
 }
 
 // ReaderJSON drains rr and returns its rows as JSON lines, columns in

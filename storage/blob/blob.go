@@ -14,6 +14,10 @@
 // parameters on the table location ("s3://bucket/t?region=eu-west-1"): they
 // apply to every path of that bucket.
 //
+// Every request has a deadline ([Timeouts]: 10 minutes a request, 30
+// seconds without body bytes, by default), so a stalled connection fails
+// with a [*TimeoutError], which storage.RetryFS retries, instead of hanging.
+//
 // The s3, gs and azblob drivers are linked by default; build with the tags
 // lakecat_nos3, lakecat_nogcs or lakecat_noazure to leave one out (the GCS
 // and Azure SDKs are most of the size they add to a binary).
@@ -45,6 +49,8 @@ type FS struct {
 	query   map[string]string         // "scheme://bucket" → driver query ("region=…")
 	opened  map[string]bool           // buckets this FS opened (closed by Close)
 	local   storage.OSFS
+	// timeouts bound each request ([FS.SetTimeouts]).
+	timeouts Timeouts
 }
 
 // New returns an FS that opens buckets by URL with gocloud.dev's default
@@ -169,11 +175,17 @@ func (f *FS) Open(ctx context.Context, p string) (storage.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	attrs, err := b.Attributes(ctx, key)
+	t := f.requestTimeouts()
+	req := newRequest(ctx, t)
+	attrs, err := b.Attributes(req.ctx, key)
+	req.done()
 	if err != nil {
+		if terr := req.err(ctx, p, "attributes", err); terr != err {
+			return nil, terr
+		}
 		return nil, wrap(p, err)
 	}
-	return &file{ctx: ctx, b: b, key: key, size: attrs.Size, name: p}, nil
+	return &file{ctx: ctx, b: b, key: key, size: attrs.Size, name: p, timeouts: t}, nil
 }
 
 // List implements [storage.FS]: the names directly under dir (objects and
@@ -194,12 +206,18 @@ func (f *FS) List(ctx context.Context, dir string) ([]string, error) {
 	}
 	it := b.List(&gcblob.ListOptions{Prefix: pfx, Delimiter: "/"})
 	var names []string
+	t := f.requestTimeouts()
 	for {
-		obj, err := it.Next(ctx)
+		req := newRequest(ctx, t)
+		obj, err := it.Next(req.ctx)
+		req.done()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
+			if terr := req.err(ctx, dir, "list", err); terr != err {
+				return nil, terr
+			}
 			return nil, wrap(dir, err)
 		}
 		n := strings.TrimSuffix(strings.TrimPrefix(obj.Key, pfx), "/")
@@ -228,6 +246,8 @@ type file struct {
 	key  string
 	size int64
 	name string
+	// timeouts bound each ranged GET.
+	timeouts Timeouts
 }
 
 func (f *file) Size() int64  { return f.size }
@@ -252,13 +272,24 @@ func (f *file) ReadAt(p []byte, off int64) (int, error) {
 	if n == 0 {
 		return 0, nil
 	}
-	r, err := f.b.NewRangeReader(f.ctx, f.key, off, n, nil)
+	// The request's context bounds the whole GET and is canceled when its
+	// body stops sending for the idle timeout.
+	req := newRequest(f.ctx, f.timeouts)
+	defer req.done()
+	r, err := f.b.NewRangeReader(req.ctx, f.key, off, n, nil)
 	if err != nil {
+		if terr := req.err(f.ctx, f.name, "read", err); terr != err {
+			return 0, terr
+		}
 		return 0, wrap(f.name, err)
 	}
 	defer r.Close()
-	got, err := io.ReadFull(r, p[:n])
+	req.progress()
+	got, err := req.readFull(r, p[:n])
 	if err != nil {
+		if terr := req.err(f.ctx, f.name, fmt.Sprintf("read %d bytes at %d", n, off), err); terr != err {
+			return got, terr
+		}
 		return got, fmt.Errorf("blob: %s: read %d bytes at %d: %w", f.name, n, off, err)
 	}
 	if int(n) < len(p) {

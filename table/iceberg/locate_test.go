@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 )
 
@@ -97,5 +98,13 @@ func TestFindMetadataHint(t *testing.T) {
 		if err != nil || got.MetadataPath != "t/metadata/"+tc.want || got.Guessed != tc.guess || got.Root != "t" {
 			t.Errorf("%s: %+v, %v; want %s guessed %v", tc.name, got, err, tc.want, tc.guess)
 		}
+	}
+}
+
+// TestMetadataCapIsOne pins the one cap on table metadata: storage reads
+// at most what the metadata parser accepts.
+func TestMetadataCapIsOne(t *testing.T) {
+	if storage.MaxMetadataBytes != schema.MaxTableMetadataBytes {
+		t.Fatalf("storage.MaxMetadataBytes %d, schema.MaxTableMetadataBytes %d", storage.MaxMetadataBytes, schema.MaxTableMetadataBytes)
 	}
 }

@@ -61,7 +61,9 @@ func (m PathMap) Apply(p string) (string, bool) {
 //     one, when the location is relative and the opened folder ends with it,
 //     to the part of the folder before it (DuckDB's relative paths start at
 //     the folder DuckDB ran in);
-//  5. anything else is used as it is.
+//  5. another relative path is joined to the folder the table was opened
+//     from (never to the process's working directory);
+//  6. anything else is used as it is.
 type resolver struct {
 	pathMap  PathMap
 	location []string // table location spellings, longest first, no trailing slash
@@ -135,6 +137,9 @@ func (r *resolver) resolve(p string) string {
 	p = stripFileScheme(p)
 	if r.baseDir != "" && !isAbs(p) {
 		return storage.JoinPath(r.baseDir, p)
+	}
+	if r.rebase && r.root != "" && p != "" && !isAbs(p) {
+		return storage.JoinPath(r.root, p)
 	}
 	return p
 }

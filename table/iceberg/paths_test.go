@@ -50,6 +50,9 @@ func TestResolver(t *testing.T) {
 		// BaseDir derived from a relative location the root ends with
 		{"data/persistent/c/warehouse/default.db/t", "/r0/data/persistent/c/warehouse/default.db/t", "", nil, true, "data/persistent/c/warehouse/example/mock.parquet", "/r0/data/persistent/c/warehouse/example/mock.parquet"},
 		{"file://data/p/m", "/x/data/p/m", "", nil, true, "file://data/q/y.parquet", "/x/data/q/y.parquet"},
+		// another relative path: against the table folder, never the working directory
+		{"/wh/t", "/local/t", "", nil, true, "data/a.parquet", "/local/t/data/a.parquet"},
+		{"s3://b/t", "s3://b/t", "", nil, true, "metadata/snap-1.avro", "s3://b/t/metadata/snap-1.avro"},
 	} {
 		r := newResolver(tc.pm, tc.location, tc.root, tc.baseDir, tc.rebase)
 		if got := r.resolve(tc.in); got != tc.want {

@@ -267,13 +267,14 @@ func (t *Table) start(ctx context.Context, opts ScanOptions) (*Scan, []ManifestF
 	var manifests []ManifestFile
 	switch {
 	case snap.ManifestList != "":
-		b, err := readFile(ctx, t.FS, res.resolve(snap.ManifestList))
+		opened := res.resolve(snap.ManifestList)
+		b, err := readFile(ctx, t.FS, opened)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("iceberg: snapshot %d: manifest list: %w", snap.SnapshotID, err)
 		}
 		manifests, err = DecodeManifestList(bytes.NewReader(b))
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("iceberg: %s: %w", snap.ManifestList, err)
+			return nil, nil, nil, fmt.Errorf("iceberg: %s: %w", openedAs(opened, snap.ManifestList), err)
 		}
 	default: // format v1 may list manifests in the snapshot itself
 		for _, m := range snap.Manifests {
@@ -286,7 +287,8 @@ func (t *Table) start(ctx context.Context, opts ScanOptions) (*Scan, []ManifestF
 // readManifest reads one manifest and returns its live files (ADDED and
 // EXISTING entries), paths resolved and sequence numbers inherited.
 func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile) ([]DataFile, error) {
-	b, err := readFile(ctx, t.FS, res.resolve(mf.Path))
+	opened := res.resolve(mf.Path)
+	b, err := readFile(ctx, t.FS, opened)
 	if err != nil {
 		return nil, fmt.Errorf("iceberg: manifest: %w", err)
 	}
@@ -296,7 +298,7 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 	}
 	hdr, entries, err := DecodeManifest(bytes.NewReader(b), t.specFieldIDs(specID))
 	if err != nil {
-		return nil, fmt.Errorf("iceberg: %s: %w", mf.Path, err)
+		return nil, fmt.Errorf("iceberg: %s: %w", openedAs(opened, mf.Path), err)
 	}
 	if mf.SpecID < 0 && hdr.SpecID >= 0 {
 		specID = hdr.SpecID
@@ -305,6 +307,9 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 	for _, e := range entries {
 		if e.Status == StatusDeleted {
 			continue
+		}
+		if e.FilePath == "" {
+			return nil, fmt.Errorf("iceberg: %s: %w: a live entry has an empty file_path", mf.Path, ErrCorruptManifest)
 		}
 		f := DataFile{
 			Path:               res.resolve(e.FilePath),
@@ -451,3 +456,12 @@ func (e *DeletesError) Error() string {
 
 // Unwrap returns [ErrDeleteFiles].
 func (e *DeletesError) Unwrap() error { return ErrDeleteFiles }
+
+// openedAs names a file in an error: the path read, and the path the
+// metadata stores when it was rewritten (re-rooted or mapped) to another.
+func openedAs(opened, stored string) string {
+	if opened == stored {
+		return opened
+	}
+	return fmt.Sprintf("%s (stored as %s)", opened, stored)
+}

@@ -1,0 +1,22 @@
+//go:build lakecat_local
+
+package main
+
+import (
+	"fmt"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/storage"
+)
+
+// objectStore refuses every URL: a build with -tags lakecat_local (the
+// quick start's) links no object-store drivers and none of their SDKs.
+func objectStore(url string) (storage.FS, string, error) {
+	if !knownScheme(url) {
+		return nil, "", unsupportedScheme(url)
+	}
+	return nil, "", fmt.Errorf("%s: %w", url, errLocalBuild)
+}
+
+var errLocalBuild = lakecat.NewSentinel(lakecat.ErrUnsupported,
+	"this lakecat was built with -tags lakecat_local, which reads only local paths; build without it for s3://, gs://, azblob:// and file:// URLs")

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lakecat/lakecat/internal/testutil"
+)
+
+// TestSchemaInitialDefaults: schema prints initial-defaults in Iceberg's
+// JSON single-value form (spec, Appendix D), as the metadata stores them
+// (it printed Go values: {0 1234500} for a decimal, day and microsecond
+// counts, byte slices). duckdb-iceberg's add_columns_with_defaults.
+func TestSchemaInitialDefaults(t *testing.T) {
+	md := testutil.RealDir(t, "duckdb-iceberg", "data", "persistent", "add_columns_with_defaults", "default.db",
+		"add_columns_with_defaults", "metadata", "00003-3f1801a5-7dfb-4072-b14a-39cd12f9279b.metadata.json")
+	out, errOut, code := runCLI(t, "schema", md)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{
+		`  7 col_decimal: optional decimal(16, 2) (initial-default "12345.00")`,
+		`  8 col_date: optional date (initial-default "2003-10-20")`,
+		`  9 col_time: optional time (initial-default "00:00:00.012345")`,
+		`  10 col_timestamp: optional timestamp (initial-default "1970-01-01T00:00:00.012345")`,
+		`  11 col_timestamptz: optional timestamptz (initial-default "1970-01-01T00:00:00.012345+00:00")`,
+		`  13 col_uuid: optional uuid (initial-default "f79c3e09-677c-4bbd-a479-3f349cb785e7")`,
+		`  14 col_fixed: optional fixed[5] (initial-default "010203ff03")`,
+		`  15 col_binary: optional binary (initial-default "0102")`,
+		`  4 col_long: optional long (initial-default -9223372036854775808)`,
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("schema lacks %q; stdout:\n%s", want, out)
+		}
+	}
+}
+
+// TestSchemaAndFilesJSON: schema and files take --format json: schema one
+// object with Iceberg schema JSON, files one object per line.
+func TestSchemaAndFilesJSON(t *testing.T) {
+	type field struct {
+		ID   int    `json:"id"`
+		Name string `json:"name"`
+	}
+	type obj struct {
+		Kind            string `json:"kind"`
+		Format          string `json:"format"`
+		FormatVersion   int    `json:"format-version"`
+		LastColumnID    *int   `json:"last-column-id"`
+		LiveDataFiles   *int   `json:"live-data-files"`
+		CurrentSchemaID *int   `json:"current-schema-id"`
+		Schema          struct {
+			Fields []field `json:"fields"`
+		} `json:"schema"`
+		Schemas []struct {
+			ID int `json:"schema-id"`
+		} `json:"schemas"`
+	}
+	orders := filepath.Join("..", "..", "testdata", "orders")
+	paimon := filepath.Join("..", "..", "testdata", "paimon_orders")
+	for _, c := range []struct {
+		path  string
+		check func(o obj) bool
+	}{
+		{filepath.Join(orders, "data", "00000-orders-schema0.parquet"), func(o obj) bool {
+			return o.Kind == "parquet-file" && len(o.Schema.Fields) > 0 && o.Schema.Fields[0] == field{1, "order_id"}
+		}},
+		{filepath.Join(orders, "metadata", "v1.metadata.json"), func(o obj) bool {
+			return o.Kind == "iceberg-metadata" && o.FormatVersion == 3 && *o.LastColumnID == 8 && *o.CurrentSchemaID == 2 && len(o.Schemas) == 3
+		}},
+		{paimon, func(o obj) bool {
+			return o.Kind == "table" && o.Format == "paimon" && *o.LiveDataFiles == 12 && *o.CurrentSchemaID == 2 && len(o.Schemas) == 3
+		}},
+	} {
+		out, errOut, code := runCLI(t, "schema", c.path, "--format", "json")
+		var o obj
+		if err := json.Unmarshal([]byte(out), &o); code != exitOK || err != nil || !c.check(o) {
+			t.Errorf("schema %s --format json: exit %d (%q), %v:\n%s", c.path, code, errOut, err, out)
+		}
+	}
+	out, errOut, code := runCLI(t, "files", paimon, "--format", "json")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	last := `{"path":"` + filepath.ToSlash(paimon) + `/bucket-2/data-00000000-0000-0000-0000-000000000012-0.parquet","format":"PARQUET","rows":1,"partition":"","schema-id":2,"lacks":[],"older-type":[]}`
+	if code != exitOK || len(lines) != 12 || lines[11] != last || !strings.Contains(lines[0], `"lacks":["quantity","note"]`) {
+		t.Errorf("files --format json: exit %d (%q), %d lines:\n%s", code, errOut, len(lines), out)
+	}
+	_, errOut, code = runCLI(t, "files", paimon, "--format", "csv")
+	if code != exitUsage {
+		t.Errorf("files --format csv: exit %d (%q)", code, errOut)
+	}
+}
+
+// TestSchemaPaimonSystemColumns: a Paimon primary-key table's schema is the
+// table's columns; its system columns only with --raw (shown in the help).
+func TestSchemaPaimonSystemColumns(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "paimon_orders")
+	out, errOut, code := runCLI(t, "schema", dir)
+	if code != exitOK || strings.Contains(out, "_KEY_order_id") || !strings.Contains(out, "read schema (schema 2)\n  0 order_id: required long\n") {
+		t.Errorf("schema: exit %d (%q), stdout:\n%s", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, "schema", dir, "--raw")
+	if code != exitOK || !strings.Contains(out, "read schema (schema 2)\n  1073741823 _KEY_order_id: required long\n  2147483646 _SEQUENCE_NUMBER: required long\n") {
+		t.Errorf("schema --raw: exit %d (%q), stdout:\n%s", code, errOut, out)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package osfile
+
+const oNonblock = 0
