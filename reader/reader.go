@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
@@ -60,6 +61,16 @@ type Options struct {
 	// Limits cap the sizes the decoders accept from the file (zero: the
 	// decoders' defaults).
 	Limits Limits
+	// Filter keeps only the rows it selects (nil: every row). It is bound
+	// to the read schema by field id ([expr.Bind]); a Parquet file's row
+	// groups whose statistics, or whose constants for the fields the file
+	// lacks, rule every row out are not decoded, and the rows of the rest
+	// are filtered exactly (the residual filter, applied last). Binding
+	// errors are [expr.ErrUnknownColumn] and [expr.ErrType].
+	Filter expr.Expr
+	// Stats, when set, counts the row groups and rows read and skipped; it
+	// may be shared by the files of a scan.
+	Stats *ScanStats
 
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
 	// groups (rowGroups 0: the whole file), set by [ReadTask].
@@ -202,9 +213,21 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 	if n <= 0 {
 		n = DefaultBatchRows
 	}
+	filter, err := bindFilter(opts.Filter, p.ReadSchema())
+	if err != nil {
+		p.Release()
+		return nil, err
+	}
 	var src batchSource
 	var before int64
-	if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
+	if pd, ok := dec.(parquetDecoder); ok && filter != nil {
+		g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
+		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)}
+	} else if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
+		// ORC and Avro: the columns the file lacks rule it out.
+		src = emptySource{}
+		opts.Stats.add(rowGroupsSkipped, 1)
+	} else if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
 		rd, ok := dec.(rowGroupDecoder)
 		if !ok {
 			p.Release()
@@ -218,7 +241,12 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		p.Release()
 		return nil, err
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del}, nil
+	if _, ok := dec.(parquetDecoder); !ok && filter != nil {
+		if _, empty := src.(emptySource); !empty {
+			opts.Stats.add(rowGroupsRead, 1)
+		}
+	}
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del, filter: filter, stats: opts.Stats}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.
@@ -237,6 +265,8 @@ type fileReader struct {
 	pos    int          // index of the _pos metadata column, or -1
 	del    *fileDeletes // the deletes applied, or nil
 	closer io.Closer
+	filter *expr.Bound // the residual filter, or nil
+	stats  *ScanStats
 }
 
 func (r *fileReader) Retain() { atomic.AddInt64(&r.refs, 1) }
@@ -295,6 +325,10 @@ func (r *fileReader) Next() bool {
 			b.Release()
 			continue
 		}
+		if ps, ok := r.src.(positioned); ok {
+			r.rows = ps.batchStart()
+		}
+		r.stats.add(rowsRead, b.NumRows())
 		out, err := r.plan.Apply(b, r.mem)
 		n := b.NumRows()
 		b.Release()
@@ -312,12 +346,22 @@ func (r *fileReader) Next() bool {
 		first := r.rows
 		r.rows += n
 		if r.del != nil {
+			// Deletes first: the residual filter sees only live rows.
 			if out, err = r.del.apply(r.ctx, out, first, r.schema, r.mem); err != nil {
 				r.err = withFile(r.name, err)
 				return false
 			}
 			if out == nil {
 				continue // every row deleted
+			}
+		}
+		if r.filter != nil {
+			if out, err = applyFilter(r.ctx, r.filter, out, r.mem, r.stats); err != nil {
+				r.err = withFile(r.name, err)
+				return false
+			}
+			if out == nil {
+				continue // no row selected
 			}
 		}
 		r.cur = out

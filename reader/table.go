@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
@@ -107,6 +108,20 @@ type TableOptions struct {
 	Warn func(msg string)
 	// Progress: see [ScanOptions].
 	Progress func(ScanProgress)
+	// Filter keeps only the rows it selects (nil: all), bound by field id
+	// to the table's read schema before Columns narrows it (a filter may
+	// use a column that is not returned: it is read and dropped). Files
+	// that cannot match are left out of [Table.Tasks] without being opened
+	// — by their identity-partition values, and for Iceberg by the
+	// partition transforms ([iceberg.Scan.PartitionMayMatch]) and the
+	// manifest's column metrics — then, as each file is read, the whole
+	// file by the columns it lacks and Parquet row groups by their
+	// statistics; the rows of the rest are filtered exactly. See
+	// [Options.Filter] and [Table.Prune]. Binding errors are
+	// [expr.ErrUnknownColumn] and [expr.ErrType].
+	Filter expr.Expr
+	// Stats, when set, counts what the scan skipped and read.
+	Stats *ScanStats
 }
 
 // IcebergOptions are the options of an Iceberg table read.
@@ -170,7 +185,10 @@ type TableFile struct {
 	// tasks, see [Table.Tasks].
 	Task table.Task
 
-	partition map[int]any // partition field id → value (_partition)
+	partition map[int]any       // partition field id → value (_partition)
+	metrics   *iceberg.Metrics  // Iceberg column metrics, or nil
+	dataFile  *iceberg.DataFile // the Iceberg data file, or nil
+	skip      string            // why the filter skips the file, or ""
 }
 
 // Table is a planned table read: its read schema and live data files.
@@ -193,8 +211,12 @@ type Table struct {
 	Files []TableFile
 
 	opts          TableOptions
-	partitionType *schema.StructType // type of _partition (Iceberg)
-	metaIDs       map[string]int     // metadata column name → its field id in this read
+	partitionType *schema.StructType    // type of _partition (Iceberg)
+	metaIDs       map[string]int        // metadata column name → its field id in this read
+	filter        *expr.Bound           // opts.Filter bound to the read schema
+	icebergScan   *iceberg.Scan         // the planned Iceberg scan, or nil
+	readByID      map[int]*schema.Field // ReadSchema's fields by id, for the filter
+	out           *schema.Schema        // the schema returned, when the filter reads columns it lacks
 }
 
 // OpenTable plans a read of the table at location: it finds the snapshot,
@@ -245,10 +267,24 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 		}
 	}
 	meta = append(meta, opts.MetadataColumns...)
+	var filterIDs []int
+	if opts.Filter != nil {
+		b, err := expr.Bind(opts.Filter, t.ReadSchema)
+		if err != nil {
+			return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
+		}
+		filterIDs = b.FieldIDs()
+	}
 	if len(cols) > 0 {
 		sel, err := schema.Select(t.ReadSchema, cols, false)
 		if err != nil {
 			return nil, err
+		}
+		if extra := missingPaths(t.ReadSchema, sel, filterIDs); len(extra) > 0 {
+			t.out = sel
+			if sel, err = schema.Select(t.ReadSchema, append(append([]string(nil), cols...), extra...), false); err != nil {
+				return nil, err
+			}
 		}
 		t.ReadSchema = sel
 	}
@@ -262,6 +298,23 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	}
 	for i := range t.Files {
 		t.Files[i].Task.ReadSchema = t.ReadSchema
+	}
+	if opts.Filter != nil {
+		if t.filter, err = bindFilter(opts.Filter, t.ReadSchema); err != nil {
+			return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
+		}
+		for i := range t.Files {
+			t.Files[i].skip = t.fileSkip(i)
+		}
+		if t.out != nil {
+			fields := append([]*schema.Field(nil), t.out.Fields...)
+			for _, f := range t.ReadSchema.Fields {
+				if id, ok := t.metaIDs[f.Name]; ok && id == f.ID {
+					fields = append(fields, f)
+				}
+			}
+			t.out = &schema.Schema{ID: t.out.ID, Fields: fields, IdentifierFieldIDs: t.out.IdentifierFieldIDs}
+		}
 	}
 	return t, nil
 }
@@ -282,6 +335,9 @@ func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 	}
 	var out []table.Task
 	for i := range t.Files {
+		if t.Files[i].skip != "" {
+			continue
+		}
 		task := t.Files[i].Task
 		if split < 0 || task.Format != "PARQUET" || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
 			out = append(out, task)
@@ -436,12 +492,36 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(planned) == 0 {
-		return array.NewRecordReader(schema.ToArrowSchema(t.ReadSchema), nil)
+	for _, f := range t.Files {
+		if f.skip != "" {
+			t.opts.Stats.add(filesSkipped, 1)
+			t.opts.Stats.add(bytesSkippedFiles, max(f.Task.SizeBytes, 0))
+		}
 	}
-	return ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
-		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: t.opts.IgnoreDeletes})
+	if len(planned) == 0 {
+		return array.NewRecordReader(schema.ToArrowSchema(t.OutputSchema()), nil)
+	}
+	rr, err := ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
+		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: t.opts.IgnoreDeletes, Filter: t.opts.Filter, Stats: t.opts.Stats})
+	if err != nil || t.out == nil {
+		return rr, err
+	}
+	return newNarrowReader(rr, t.out), nil
 }
+
+// OutputSchema is the schema of the batches [Table.Scan] returns: the read
+// schema, without the columns read only for the filter.
+func (t *Table) OutputSchema() *schema.Schema {
+	if t.out != nil {
+		return t.out
+	}
+	return t.ReadSchema
+}
+
+// MayMatch reports whether file i (an index into Files) may hold a row the
+// filter selects, from its constants alone ([TaskMayMatch]); true without
+// a filter.
+func (t *Table) MayMatch(i int) bool { return TaskMayMatch(t.Files[i].Task, t.filter) }
 
 // ScanTasks reads tasks (from [Table.Tasks], or decoded from JSON) from
 // fsys concurrently and yields their batches in task order, as [ScanFiles]
@@ -449,14 +529,31 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 // [ReadTask] applies them; the key set of a set of equality delete files is
 // built once and shared by the tasks it applies to.
 func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
-	files := make([]FileTask, len(tasks))
+	files := make([]FileTask, 0, len(tasks))
 	cache := &deleteCache{}
-	for i, task := range tasks {
+	for _, task := range tasks {
 		o, err := taskOptions(fsys, task, topts, cache)
 		if err != nil {
 			return nil, err
 		}
-		files[i] = FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o}
+		if topts.Filter != nil {
+			b, err := bindFilter(topts.Filter, task.ReadSchema)
+			if err != nil {
+				return nil, fmt.Errorf("%s: filter: %w", task.Path, err)
+			}
+			if !TaskMayMatch(task, b) {
+				topts.Stats.add(filesSkipped, 1)
+				if task.SizeBytes > 0 {
+					topts.Stats.add(bytesSkippedFiles, task.SizeBytes)
+				}
+				continue
+			}
+			topts.Stats.add(filesRead, 1)
+		}
+		files = append(files, FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o})
+	}
+	if len(files) == 0 && len(tasks) > 0 {
+		return array.NewRecordReader(schema.ToArrowSchema(tasks[0].ReadSchema), nil)
 	}
 	return ScanFiles(ctx, files, opts)
 }

@@ -25,7 +25,7 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	}
 	md := scan.Metadata
 	t := &Table{MetadataGuessed: tbl.Guessed, ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID,
-		partitionType: scan.PartitionType(scan.ReadSchema)}
+		partitionType: scan.PartitionType(scan.ReadSchema), icebergScan: scan}
 	for i := range scan.DataFiles {
 		df := &scan.DataFiles[i]
 		task, err := scan.Task(df, nil)
@@ -39,7 +39,7 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 		t.Files = append(t.Files, TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
 			Partition: partitionString(df.Partition, t.partitionType.Fields), SchemaID: -1,
-			partition: df.Partition, Task: task, Deletes: deletes,
+			partition: df.Partition, Task: task, Deletes: deletes, metrics: df.Metrics, dataFile: df,
 		})
 	}
 	return t, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
@@ -25,6 +26,9 @@ type TaskOptions struct {
 	// IgnoreDeletes reads a task that has delete files as if it had none
 	// (the rows as stored); without it the deletes are applied.
 	IgnoreDeletes bool
+	// Filter and Stats: see [Options].
+	Filter expr.Expr
+	Stats  *ScanStats
 }
 
 // ReadTask reads one planned task (table.Scan planning, possibly on another
@@ -94,6 +98,6 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 		Name:    task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
 		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,
 		BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
-		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups,
+		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups, Filter: opts.Filter, Stats: opts.Stats,
 	}, nil
 }

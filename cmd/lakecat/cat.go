@@ -22,6 +22,8 @@ type catOptions struct {
 	Limit     int64
 	Format    string
 	BatchRows int
+	Where     string
+	Stats     bool
 }
 
 func newCatCmd(f *factory, runF func(*catOptions) error) *cobra.Command {
@@ -72,6 +74,8 @@ CSV writes NULL as an empty field and an empty string as "".`,
 	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows (-1: no limit)")
 	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv or arrow (an Arrow IPC stream)")
 	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536)")
+	fl.StringVar(&opts.Where, "where", "", whereUsage)
+	fl.BoolVar(&opts.Stats, "stats", false, "with --where: print what the filter skipped to stderr")
 	opts.Table.register(fl)
 	opts.Catalog.register(fl)
 	return c
@@ -84,6 +88,18 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if o.BatchRows < 0 {
 		return usageError{fmt.Errorf("--batch-rows must be ≥ 0")}
 	}
+	filter, err := parseWhere(o.Where)
+	if err != nil {
+		return err
+	}
+	var stats *reader.ScanStats
+	if filter != nil {
+		stats = &reader.ScanStats{}
+		if o.Stats {
+			defer func() { fmt.Fprintln(f.Stderr, scanStatsLine(stats.Counts())) }()
+		}
+	}
+	o.Table.filter, o.Table.stats = filter, stats
 	if o.Catalog.URL != "" && len(o.Paths) != 1 {
 		return usageError{fmt.Errorf("--catalog takes one TABLE, NS.TABLE")}
 	}
@@ -150,6 +166,7 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	}
 	ropts.BatchRows = o.BatchRows
 	ropts.Allocator = memory.DefaultAllocator
+	ropts.Filter, ropts.Stats = filter, stats
 
 	// Open every file (footer, schema resolution, plan) before printing
 	// anything, so that a bad file or schema fails the command with nothing
@@ -218,7 +235,7 @@ func catTable(ctx context.Context, f *factory, o *catOptions) error {
 		return err
 	}
 	defer rr.Release()
-	w, err := newBatchWriter(o.Format, f.Stdout, rr.Schema(), t.ReadSchema, memory.DefaultAllocator)
+	w, err := newBatchWriter(o.Format, f.Stdout, rr.Schema(), t.OutputSchema(), memory.DefaultAllocator)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ type filesOptions struct {
 	Table      string
 	Format     string
 	TableFlags tableFlags
+	Where      string
 }
 
 func newFilesCmd(f *factory, runF func(*filesOptions) error) *cobra.Command {
@@ -46,6 +47,7 @@ footer is read; no data is decoded.`,
 	}
 	c.Flags().StringVar(&opts.Format, "format", "text", "text, or json: one object per line for each file")
 	opts.TableFlags.registerListing(c.Flags())
+	c.Flags().StringVar(&opts.Where, "where", "", "list only the files that may hold rows matching this filter (partition values, column metrics, columns a file lacks, row group statistics)")
 	return c
 }
 
@@ -54,6 +56,11 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		ctx = context.Background()
 	}
 	o.TableFlags.forListing()
+	filter, err := parseWhere(o.Where)
+	if err != nil {
+		return err
+	}
+	o.TableFlags.filter = filter
 	t, err := openTable(ctx, f, o.Table, &o.TableFlags, nil, 0)
 	if err != nil {
 		return err
@@ -64,6 +71,15 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
 	}
 	for i, tf := range t.Files {
+		if filter != nil {
+			pr, err := t.Prune(ctx, i)
+			if err != nil {
+				return err
+			}
+			if !pr.MayMatch {
+				continue
+			}
+		}
 		fj := fileJSON{Path: tf.Path, Format: tf.Format, Partition: tf.Partition, Lacks: []string{}, OlderType: []olderJSON{}, Deletes: []deleteJSON{}}
 		for _, d := range tf.Deletes {
 			fj.Deletes = append(fj.Deletes, deleteJSON{Kind: string(d.Content), Path: d.Path, RecordCount: d.RecordCount})

@@ -15,6 +15,8 @@ type planOptions struct {
 	Path   string
 	Schema schemaFlags
 	Format string
+	Where  string
+	Table  tableFlags
 }
 
 func newPlanCmd(f *factory, runF func(*planOptions) error) *cobra.Command {
@@ -48,10 +50,22 @@ delete files for that file alone), in text format.`,
 	fl.StringVar(&opts.Schema.NameMappingPath, "name-mapping", "", "name mapping JSON for files written without field ids")
 	fl.StringVar(&opts.Schema.Rules, "rules", "", "promotion rules: iceberg, iceberg-v3, paimon or hudi")
 	fl.StringVar(&opts.Format, "format", "text", "text or json")
+	fl.StringVar(&opts.Where, "where", "", "TABLE: show which files and row groups this filter skips, and why")
 	return c
 }
 
 func runPlan(f *factory, o *planOptions) error {
+	if o.Where != "" {
+		if !isTable(o.Path) {
+			return usageError{fmt.Errorf("--where applies to a TABLE")}
+		}
+		filter, err := parseWhere(o.Where)
+		if err != nil {
+			return err
+		}
+		o.Table.filter = filter
+		return runPlanWhere(context.Background(), f, o.Path, &o.Table)
+	}
 	if isTable(o.Path) {
 		if o.Format != "text" {
 			return usageError{fmt.Errorf("plan %s: a table's plan is text only; --format json explains one FILE", o.Path)}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
@@ -38,6 +39,9 @@ type tableFlags struct {
 	TimeZone      string
 	listing       bool // set by forListing: reader.TableOptions.ListOnly, no warnings
 	asOfInstant   bool // --as-of is a Hudi instant time (set by options)
+	// filter is --where, parsed (set by the verbs that take it).
+	filter expr.Expr
+	stats  *reader.ScanStats
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
@@ -185,6 +189,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	if t.listing {
 		o.Warn, o.Progress = nil, nil
 	}
+	o.Filter, o.Stats = t.filter, t.stats
 	if t.Workers < 0 {
 		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}

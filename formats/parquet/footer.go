@@ -41,9 +41,10 @@ type schemaElement struct {
 
 // rowGroupMeta is the part of a RowGroup this package reads itself.
 type rowGroupMeta struct {
-	TotalByteSize       int64 `thrift:"2,optional"`
-	NumRows             int64 `thrift:"3,optional"`
-	TotalCompressedSize int64 `thrift:"6,optional"`
+	Columns             []columnChunk `thrift:"1,optional"`
+	TotalByteSize       int64         `thrift:"2,optional"`
+	NumRows             int64         `thrift:"3,optional"`
+	TotalCompressedSize int64         `thrift:"6,optional"`
 }
 
 // fileMetaData is the part of FileMetaData this package reads itself; the
@@ -93,6 +94,8 @@ type File struct {
 	int96Nanos bool
 	// limits are the size limits, defaults filled in.
 	limits Limits
+
+	stats statsIndex
 
 	pqOnce sync.Once
 	pqFile *pq.File

@@ -128,6 +128,8 @@ type ManifestEntry struct {
 	Partition map[int]any
 	// EqualityIDs are the field ids of an equality delete file.
 	EqualityIDs []int
+	// Metrics are the column metrics, or nil when none are stored.
+	Metrics *Metrics
 	// ReferencedDataFile is the data file a position delete file or a
 	// deletion vector (v3) applies to, or "".
 	ReferencedDataFile string
@@ -231,6 +233,7 @@ func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: equality_ids: %v", ErrCorruptManifest, len(out), err)
 		}
 		e.EqualityIDs = ids
+		e.Metrics = decodeMetrics(dfm)
 		partRec, _ := dfm["partition"].(map[string]any)
 		e.Partition = make(map[int]any, len(partFields))
 		for i, f := range partFields {

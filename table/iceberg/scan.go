@@ -167,6 +167,8 @@ type DataFile struct {
 	ContentOffset, ContentSizeBytes int64
 	// ManifestPath is the stored path of the manifest that lists the file.
 	ManifestPath string
+	// Metrics are the file's column metrics from its manifest entry, or nil.
+	Metrics *Metrics
 }
 
 // IsDeletionVector reports whether f is a v3 deletion vector (position
@@ -329,6 +331,7 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 			EqualityIDs:        e.EqualityIDs,
 			ReferencedDataFile: e.ReferencedDataFile,
 			ManifestPath:       mf.Path,
+			Metrics:            e.Metrics,
 		}
 		if e.ContentOffset != nil && e.ContentSizeBytes != nil {
 			f.ContentOffset, f.ContentSizeBytes = *e.ContentOffset, *e.ContentSizeBytes

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/reader"
+)
+
+// whereUsage is the help of --where.
+const whereUsage = `keep only rows matching this filter, e.g. "region = 'eu' and ts >= '2024-01-01' and amount > 10.5" (=, !=, <, <=, >, >=, IN, NOT IN, IS [NOT] NULL, IS [NOT] NAN, [NOT] STARTS WITH, AND, OR, NOT)`
+
+// parseWhere parses --where ("" gives nil). A syntax error is a usage
+// error naming the flag and pointing at the character.
+func parseWhere(s string) (expr.Expr, error) {
+	if s == "" {
+		return nil, nil
+	}
+	e, err := expr.Parse(s)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--where: %w", err)}
+	}
+	return e, nil
+}
+
+// runPlanWhere prints, for each live data file of the table, whether the
+// filter skips it and why, and how many row groups it keeps.
+func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) error {
+	tf.forListing()
+	t, err := openTable(ctx, f, path, tf, nil, 0)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATH\tREAD\tROW GROUPS\tBYTES SKIPPED\tWHY")
+	var files, skipped, groups, kept int
+	var bytes int64
+	for i, tfile := range t.Files {
+		pr, err := t.Prune(ctx, i)
+		if err != nil {
+			return err
+		}
+		files++
+		read := "yes"
+		if !pr.MayMatch {
+			read = "skip"
+			skipped++
+		}
+		groups += pr.RowGroups
+		kept += pr.RowGroupsKept
+		bytes += pr.BytesSkipped
+		rg := "-"
+		if pr.RowGroups > 0 {
+			rg = fmt.Sprintf("%d/%d", pr.RowGroupsKept, pr.RowGroups)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", tfile.Path, read, rg, pr.BytesSkipped, dash(pr.Reason))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f.Stdout, "files: %d read, %d skipped; row groups: %d of %d kept; bytes skipped: %d\n", files-skipped, skipped, kept, groups, bytes)
+	return err
+}
+
+// scanStatsLine formats the counters of a filtered scan for stderr.
+func scanStatsLine(c reader.ScanCounts) string {
+	return fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept",
+		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups, c.RowsRead, c.RowsSelected)
+}

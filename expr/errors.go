@@ -1,0 +1,59 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lakecat/lakecat"
+)
+
+// ErrSyntax is matched by a [*SyntaxError]: a filter string that does not
+// parse.
+var ErrSyntax = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "expr: syntax error")
+
+// ErrType is matched by a [*TypeError]: a literal or an operator that does
+// not fit the type of the field it is compared with.
+var ErrType = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "expr: type mismatch")
+
+// ErrUnknownColumn is matched by the error of [Bind] for a column the read
+// schema does not have.
+var ErrUnknownColumn = lakecat.NewSentinel(lakecat.ErrNotFound, "expr: unknown column")
+
+// SyntaxError is a filter string that does not parse: Pos is the byte
+// offset of the offending character in Expr.
+type SyntaxError struct {
+	Expr string
+	Pos  int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("expr: at character %d of %q: %s", e.Pos+1, e.Expr, e.Msg)
+}
+
+// Pointer returns the filter on one line and a caret under the offending
+// character on the next.
+func (e *SyntaxError) Pointer() string {
+	return e.Expr + "\n" + strings.Repeat(" ", e.Pos) + "^"
+}
+
+// Unwrap returns [ErrSyntax].
+func (e *SyntaxError) Unwrap() error { return ErrSyntax }
+
+// TypeError is a predicate whose literal or operator does not fit the
+// field: Column names the field as written, FieldID and Type are the bound
+// field's.
+type TypeError struct {
+	Pred    string
+	Column  string
+	FieldID int
+	Type    string
+	Msg     string
+}
+
+func (e *TypeError) Error() string {
+	return fmt.Sprintf("expr: %s: field %s (id %d, %s): %s", e.Pred, e.Column, e.FieldID, e.Type, e.Msg)
+}
+
+// Unwrap returns [ErrType].
+func (e *TypeError) Unwrap() error { return ErrType }

@@ -1,0 +1,586 @@
+package reader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/compute/exec"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/iceberg"
+)
+
+// ScanStats counts what reads with a filter skipped and read. One value
+// may be shared by every file of a scan (the counters are atomic); read it
+// with [ScanStats.Counts] once the reads are done.
+type ScanStats struct {
+	c [numCounters]atomic.Int64
+}
+
+// The counters of [ScanStats].
+const (
+	filesRead = iota
+	filesSkipped
+	rowGroupsRead
+	rowGroupsSkipped
+	bytesSkippedFiles
+	bytesSkippedRowGroups
+	rowsRead
+	rowsSelected
+	numCounters
+)
+
+// ScanCounts is a snapshot of [ScanStats].
+type ScanCounts struct {
+	// FilesRead and FilesSkipped count data files opened and data files
+	// the filter ruled out without opening (their constants: partition
+	// values, columns they lack).
+	FilesRead, FilesSkipped int64
+	// RowGroupsRead and RowGroupsSkipped count Parquet row groups decoded
+	// and ruled out by their statistics (ORC stripes and Avro files count
+	// as one group each, never skipped).
+	RowGroupsRead, RowGroupsSkipped int64
+	// BytesSkippedFiles is the size of the files skipped, in bytes (as the
+	// metadata states it); BytesSkippedRowGroups the compressed size of the
+	// row groups skipped.
+	BytesSkippedFiles, BytesSkippedRowGroups int64
+	// RowsRead is the number of rows decoded; RowsSelected the rows the
+	// residual filter kept.
+	RowsRead, RowsSelected int64
+}
+
+// Counts returns the counters.
+func (s *ScanStats) Counts() ScanCounts {
+	if s == nil {
+		return ScanCounts{}
+	}
+	return ScanCounts{
+		FilesRead: s.c[filesRead].Load(), FilesSkipped: s.c[filesSkipped].Load(),
+		RowGroupsRead: s.c[rowGroupsRead].Load(), RowGroupsSkipped: s.c[rowGroupsSkipped].Load(),
+		BytesSkippedFiles: s.c[bytesSkippedFiles].Load(), BytesSkippedRowGroups: s.c[bytesSkippedRowGroups].Load(),
+		RowsRead: s.c[rowsRead].Load(), RowsSelected: s.c[rowsSelected].Load(),
+	}
+}
+
+// add adds n to counter c; a nil ScanStats counts nothing.
+func (s *ScanStats) add(c int, n int64) {
+	if s != nil {
+		s.c[c].Add(n)
+	}
+}
+
+// bindFilter binds the filter to the read schema of a plan.
+func bindFilter(f expr.Expr, read *schema.Schema) (*expr.Bound, error) {
+	if f == nil {
+		return nil, nil
+	}
+	b, err := expr.Bind(f, read)
+	if err != nil {
+		return nil, err
+	}
+	if b.AlwaysTrue() {
+		return nil, nil
+	}
+	return b, nil
+}
+
+// constantStats returns the statistics of a read field the file does not
+// store: its constant (identity-partition value, metadata column) or, for a
+// top-level field, its initial-default, else null (Iceberg spec, "Default
+// values"). ok is false when the field's value is not one constant for the
+// file: _pos, or a nested field with a default (null where its parent is).
+func constantStats(f *schema.Field, topLevel bool, constants map[int]any, rows int64, posID int) (expr.Stats, bool) {
+	if f.ID == posID {
+		return expr.Stats{}, false
+	}
+	if v, ok := constants[f.ID]; ok {
+		if !topLevel {
+			return expr.Stats{}, false
+		}
+		return expr.ConstantStats(v, rows), true
+	}
+	if f.ID >= reservedFieldIDs {
+		return expr.Stats{}, false
+	}
+	if f.InitialDefault != nil {
+		if !topLevel {
+			return expr.Stats{}, false
+		}
+		return expr.ConstantStats(f.InitialDefault, rows), true
+	}
+	return expr.ConstantStats(nil, rows), true
+}
+
+// reservedFieldIDs is the lowest field id the Iceberg spec reserves for
+// metadata columns (spec, "Reserved Field IDs": 2147483447 and above).
+const reservedFieldIDs = 2147483447
+
+// fileFields maps the ids of the resolved file schema's fields (outside
+// lists and maps) to the fields of the decoder's own schema, which the
+// resolved one clones.
+func fileFields(resolved, own *schema.Schema) map[int]*schema.Field {
+	out := map[int]*schema.Field{}
+	var walk func(r, o []*schema.Field)
+	walk = func(r, o []*schema.Field) {
+		if len(r) != len(o) {
+			return
+		}
+		for i := range r {
+			if r[i].Name != o[i].Name {
+				continue
+			}
+			if r[i].ID != schema.NoID {
+				out[r[i].ID] = o[i]
+			}
+			rs, ok1 := r[i].Type.(*schema.StructType)
+			os, ok2 := o[i].Type.(*schema.StructType)
+			if ok1 && ok2 {
+				walk(rs.Fields, os.Fields)
+			}
+		}
+	}
+	walk(resolved.Fields, own.Fields)
+	return out
+}
+
+// rowGroupFilter decides which row groups of a Parquet file may match.
+type rowGroupFilter struct {
+	file         *parquet.File
+	filter       *expr.Bound
+	read         *schema.Schema
+	readByID     map[int]*schema.Field
+	resolvedByID map[int]*schema.Field // the file schema with the ids the plan uses
+	fields       map[int]*schema.Field // read field id → the file's own field
+	topLevel     map[int]bool
+	constants    map[int]any
+	posID        int // field id of _pos
+}
+
+func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *schema.Schema, constants map[int]any, posID int) *rowGroupFilter {
+	top := map[int]bool{}
+	for _, f := range read.Fields {
+		top[f.ID] = true
+	}
+	return &rowGroupFilter{file: pf, filter: filter, read: read, readByID: idIndex(read), resolvedByID: idIndex(resolved), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID}
+}
+
+// mayMatch evaluates the filter on row group i's statistics, each
+// converted from the file's type to the read type ([expr.PromoteBound]) or
+// left unknown.
+func (g *rowGroupFilter) mayMatch(i int) bool {
+	rows := g.file.RowGroupRows(i)
+	return g.filter.MayMatch(func(id int) (expr.Stats, bool) {
+		rf := g.readByID[id]
+		if rf == nil {
+			return expr.Stats{}, false
+		}
+		if g.resolvedByID[id] == nil {
+			return constantStats(rf, g.topLevel[id], g.constants, rows, g.posID)
+		}
+		ff, ok := g.fields[id]
+		if !ok {
+			return expr.Stats{}, false
+		}
+		cs, ok := g.file.ColumnStatsOf(i, ff)
+		if !ok {
+			return expr.Stats{}, false
+		}
+		st := expr.Stats{Rows: rows, Nulls: cs.NullCount, NaNs: -1}
+		from, ok1 := cs.Field.Type.(schema.PrimitiveType)
+		to, ok2 := rf.Type.(schema.PrimitiveType)
+		if ok1 && ok2 {
+			st.Lower, _ = expr.PromoteBound(cs.Min, from, to)
+			st.Upper, _ = expr.PromoteBound(cs.Max, from, to)
+		}
+		return st, true
+	})
+}
+
+// keptRowGroups returns the row groups of [first, first+count) that may
+// match (count 0: to the end), counting the skipped ones.
+func (g *rowGroupFilter) keptRowGroups(first, count int, stats *ScanStats) []int {
+	end := g.file.NumRowGroups()
+	if count > 0 && first+count < end {
+		end = first + count
+	}
+	var kept []int
+	for i := first; i < end; i++ {
+		if g.mayMatch(i) {
+			kept = append(kept, i)
+			stats.add(rowGroupsRead, 1)
+			continue
+		}
+		stats.add(rowGroupsSkipped, 1)
+		stats.add(bytesSkippedRowGroups, g.file.RowGroupBytes(i))
+	}
+	return kept
+}
+
+// rowGroupsSource reads chosen row groups of a Parquet file, each run of
+// consecutive groups through one batch reader; batchStart tells the file
+// row of the last batch's first row.
+type rowGroupsSource struct {
+	file  *parquet.File
+	proj  *schema.Schema
+	n     int
+	mem   memory.Allocator
+	kept  []int // ascending
+	cur   *parquet.BatchReader
+	start int64 // file row of the next batch's first row
+	last  int64
+}
+
+func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if s.cur == nil {
+			if len(s.kept) == 0 {
+				return nil, io.EOF
+			}
+			first, count := s.kept[0], 1
+			for count < len(s.kept) && s.kept[count] == first+count {
+				count++
+			}
+			s.kept = s.kept[count:]
+			var before int64
+			for i := 0; i < first; i++ {
+				before += s.file.RowGroupRows(i)
+			}
+			br, err := s.file.NewBatchReader(s.proj, parquet.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstRowGroup: first, RowGroups: count})
+			if err != nil {
+				return nil, err
+			}
+			s.cur, s.start = br, before
+		}
+		b, err := s.cur.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			s.cur.Close()
+			s.cur = nil
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.last = s.start
+		s.start += b.NumRows()
+		return b, nil
+	}
+}
+
+func (s *rowGroupsSource) batchStart() int64 { return s.last }
+
+func (s *rowGroupsSource) Close() error {
+	if s.cur != nil {
+		err := s.cur.Close()
+		s.cur = nil
+		return err
+	}
+	return nil
+}
+
+// positioned is a batch source that skips rows: batchStart is the file row
+// of the first row of the batch Next returned last.
+type positioned interface{ batchStart() int64 }
+
+// applyFilter keeps the rows of out the residual filter selects: out
+// itself when all match, nil when none do, else Arrow's filter kernel over
+// the selection bitmap. It releases out when it returns another batch.
+func applyFilter(ctx context.Context, f *expr.Bound, out arrow.RecordBatch, mem memory.Allocator, stats *ScanStats) (arrow.RecordBatch, error) {
+	sel, n, err := f.Select(out)
+	if err != nil {
+		out.Release()
+		return nil, err
+	}
+	rows := int(out.NumRows())
+	stats.add(rowsSelected, int64(n))
+	switch n {
+	case rows:
+		return out, nil
+	case 0:
+		out.Release()
+		return nil, nil
+	}
+	mask := array.NewBoolean(rows, memory.NewBufferBytes(sel), nil, 0)
+	defer mask.Release()
+	res, err := compute.FilterRecordBatch(exec.WithAllocator(ctx, mem), out, mask, compute.DefaultFilterOptions())
+	out.Release()
+	if err != nil {
+		return nil, fmt.Errorf("reader: residual filter: %w", err)
+	}
+	return res, nil
+}
+
+// missingPaths returns the dotted paths (in full) of the fields among ids
+// that sel, a selection of full, lacks.
+func missingPaths(full, sel *schema.Schema, ids []int) []string {
+	var out []string
+	for _, id := range ids {
+		if sel.FindByID(id) != nil {
+			continue
+		}
+		schema.Walk(full.Fields, func(path []string, f *schema.Field) bool {
+			if f.ID == id {
+				out = append(out, strings.Join(path, "."))
+				return false
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// TaskMayMatch reports whether task may hold a row the filter (bound to
+// task.ReadSchema) selects, judged only from what the task states, without
+// opening its file: its constants (identity-partition values, _file,
+// _spec_id). Other fields may match anything.
+func TaskMayMatch(task table.Task, filter *expr.Bound) bool {
+	if filter == nil || task.ReadSchema == nil {
+		return true
+	}
+	top := map[int]bool{}
+	for _, f := range task.ReadSchema.Fields {
+		top[f.ID] = true
+	}
+	return filter.MayMatch(func(id int) (expr.Stats, bool) {
+		v, ok := task.Constants[id]
+		if !ok || !top[id] {
+			return expr.Stats{}, false
+		}
+		return expr.ConstantStats(v, -1), true
+	})
+}
+
+// narrowReader returns the batches of rr in the schema out, whose fields
+// (by id, recursively through structs) are a subset of rr's: the columns
+// read only for the filter are dropped.
+type narrowReader struct {
+	array.RecordReader
+	out  *schema.Schema
+	aout *arrow.Schema
+	cur  arrow.RecordBatch
+}
+
+func newNarrowReader(rr array.RecordReader, out *schema.Schema) *narrowReader {
+	return &narrowReader{RecordReader: rr, out: out, aout: schema.ToArrowSchema(out)}
+}
+
+func (n *narrowReader) Schema() *arrow.Schema { return n.aout }
+
+func (n *narrowReader) Next() bool {
+	if n.cur != nil {
+		n.cur.Release()
+		n.cur = nil
+	}
+	if !n.RecordReader.Next() {
+		return false
+	}
+	rec := n.RecordReader.RecordBatch()
+	in := rec.Schema()
+	cols := make([]arrow.Array, len(n.out.Fields))
+	for i, f := range n.out.Fields {
+		j := fieldIndexByID(in.Fields(), f.ID)
+		cols[i] = narrowArray(rec.Column(j), f.Type, n.aout.Field(i).Type)
+	}
+	n.cur = array.NewRecordBatch(n.aout, cols, rec.NumRows())
+	for _, c := range cols {
+		c.Release()
+	}
+	return true
+}
+
+func (n *narrowReader) RecordBatch() arrow.RecordBatch { return n.cur }
+func (n *narrowReader) Record() arrow.RecordBatch      { return n.cur }
+
+func (n *narrowReader) Release() {
+	if n.cur != nil {
+		n.cur.Release()
+		n.cur = nil
+	}
+	n.RecordReader.Release()
+}
+
+func fieldIndexByID(fs []arrow.Field, id int) int {
+	for i, f := range fs {
+		if schema.FieldIDOf(f) == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// narrowArray returns a (retained) array of type want holding a's values,
+// dropping struct children want lacks.
+func narrowArray(a arrow.Array, t schema.Type, want arrow.DataType) arrow.Array {
+	st, ok := t.(*schema.StructType)
+	sa, ok2 := a.(*array.Struct)
+	if !ok || !ok2 || arrow.TypeEqual(a.DataType(), want) {
+		a.Retain()
+		return a
+	}
+	inFields := sa.DataType().(*arrow.StructType).Fields()
+	wantFields := want.(*arrow.StructType).Fields()
+	// The children of the data are unsliced (the struct's Field arrays are
+	// sliced by its offset), so the new struct keeps the offset.
+	d := sa.Data()
+	children := make([]arrow.ArrayData, len(st.Fields))
+	for i, f := range st.Fields {
+		j := fieldIndexByID(inFields, f.ID)
+		child := array.MakeFromData(d.Children()[j])
+		c := narrowArray(child, f.Type, wantFields[i].Type)
+		child.Release()
+		children[i] = c.Data()
+		defer c.Release()
+	}
+	nd := array.NewData(want, d.Len(), []*memory.Buffer{d.Buffers()[0]}, children, d.NullN(), d.Offset())
+	defer nd.Release()
+	return array.MakeFromData(nd)
+}
+
+// FilePruning is what a filter decides about one data file before any of
+// its data is decoded.
+type FilePruning struct {
+	// MayMatch is false when no row of the file can match.
+	MayMatch bool
+	// Reason says why the file or some of its row groups are skipped:
+	// "partition values", "columns the file lacks", "row group statistics";
+	// "" when nothing is skipped.
+	Reason string
+	// RowGroups and RowGroupsKept count the file's row groups (Parquet;
+	// 1 for ORC and Avro) and those that may match.
+	RowGroups, RowGroupsKept int
+	// BytesSkipped is the compressed size of the row groups skipped (the
+	// file's size when the whole file is).
+	BytesSkipped int64
+}
+
+// Prune reports what the filter of [TableOptions.Filter] skips of file i
+// (an index into Files): the whole file, from its constants (no I/O) or the
+// columns it lacks, or some of its Parquet row groups, from their
+// statistics. It reads the file's footer. Without a filter every file may
+// match.
+func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
+	f := t.Files[i]
+	if t.filter == nil {
+		return FilePruning{MayMatch: true}, nil
+	}
+	if f.skip != "" {
+		return FilePruning{Reason: f.skip, BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
+	}
+	o, err := taskOptions(t.opts.FS, f.Task, TaskOptions{Limits: t.opts.Limits, IgnoreDeletes: true}, nil)
+	if err != nil {
+		return FilePruning{}, err
+	}
+	r, size, closeFn, err := openTask(t.opts.FS, f.Path)(ctx)
+	if err != nil {
+		return FilePruning{}, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	defer closeFn()
+	dec, _, err := openDecoder(r, size, o)
+	if err != nil {
+		return FilePruning{}, withFile(f.Path, err)
+	}
+	p, err := plan(dec, o)
+	if err != nil {
+		return FilePruning{}, withFile(f.Path, err)
+	}
+	defer p.Release()
+	if !lackingMayMatch(t.filter, dec, p, o) {
+		return FilePruning{Reason: "columns the file lacks", BytesSkipped: size}, nil
+	}
+	pd, ok := dec.(parquetDecoder)
+	if !ok {
+		return FilePruning{MayMatch: true, RowGroups: 1, RowGroupsKept: 1}, nil
+	}
+	var st ScanStats
+	g := newRowGroupFilter(pd.File, t.filter, p.FileSchema(), p.ReadSchema(), o.Constants, o.posFieldID())
+	kept := g.keptRowGroups(o.firstRowGroup, o.rowGroups, &st)
+	c := st.Counts()
+	out := FilePruning{MayMatch: len(kept) > 0, RowGroups: int(c.RowGroupsRead + c.RowGroupsSkipped), RowGroupsKept: len(kept), BytesSkipped: c.BytesSkippedRowGroups}
+	if c.RowGroupsSkipped > 0 {
+		out.Reason = "row group statistics"
+	}
+	return out, nil
+}
+
+// fileSkip returns why the filter rules out file i without opening it —
+// "partition values" (its constants) or "column metrics" (Iceberg's
+// value, null and NaN counts and bounds in its manifest entry) — or "".
+func (t *Table) fileSkip(i int) string {
+	f := &t.Files[i]
+	if t.filter == nil {
+		return ""
+	}
+	if !TaskMayMatch(f.Task, t.filter) {
+		return "partition values"
+	}
+	if t.icebergScan != nil && f.dataFile != nil && !t.icebergScan.PartitionMayMatch(f.dataFile, t.filter, t.ReadSchema) {
+		return "partition values"
+	}
+	if f.metrics != nil {
+		if t.readByID == nil {
+			t.readByID = idIndex(t.ReadSchema)
+		}
+		ok := t.filter.MayMatch(func(id int) (expr.Stats, bool) {
+			rf := t.readByID[id]
+			if rf == nil || id >= reservedFieldIDs {
+				return expr.Stats{}, false
+			}
+			return iceberg.MetricsStats(f.metrics, f.RecordCount, rf)
+		})
+		if !ok {
+			return "column metrics"
+		}
+	}
+	return ""
+}
+
+// lackingMayMatch evaluates the filter on the fields the file lacks alone:
+// each is one constant for the whole file (its partition value,
+// initial-default or null); the fields the file has may match anything.
+func lackingMayMatch(filter *expr.Bound, dec decoder, p *project.Plan, o Options) bool {
+	read := p.ReadSchema()
+	readByID, fileByID := idIndex(read), idIndex(p.FileSchema())
+	top := map[int]bool{}
+	for _, fl := range read.Fields {
+		top[fl.ID] = true
+	}
+	return filter.MayMatch(func(id int) (expr.Stats, bool) {
+		rf := readByID[id]
+		if rf == nil || fileByID[id] != nil {
+			return expr.Stats{}, false
+		}
+		return constantStats(rf, top[id], o.Constants, dec.NumRows(), o.posFieldID())
+	})
+}
+
+// emptySource is a batch source without batches: a file the filter rules
+// out.
+type emptySource struct{}
+
+func (emptySource) Next(context.Context) (arrow.RecordBatch, error) { return nil, io.EOF }
+func (emptySource) Close() error                                    { return nil }
+
+// idIndex maps the field ids of s (at any depth) to their fields. It walks
+// s read-only: [schema.Schema.FindByID] fills a cache on first use, which
+// the workers of a scan sharing one read schema must not race on.
+func idIndex(s *schema.Schema) map[int]*schema.Field {
+	m := map[int]*schema.Field{}
+	schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
+		if _, dup := m[f.ID]; !dup && f.ID != schema.NoID {
+			m[f.ID] = f
+		}
+		return true
+	})
+	return m
+}
