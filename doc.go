@@ -24,23 +24,31 @@
 //	ErrUnsupported           parquet.ErrUnsupported, orc.ErrUnsupported,        4
 //	                         orc.ErrUnsupportedCodec, avro.ErrUnsupported,
 //	                         schema.ErrUnknownType, reader.ErrUnknownFormat;
-//	                         Iceberg: delete files; Paimon: primary-key table,
+//	                         reader.ErrEqualityField; Paimon: primary-key table,
 //	                         deletion vectors, partition type; Hudi:
 //	                         merge-on-read logs, schema
 //	ErrIncompatibleSchema    project.ErrIncompatibleType,                       5
 //	                         project.ErrValueOutOfRange, project.ErrInvalidValue,
 //	                         reader.ErrNoFieldIDs, evolve.ErrIncompatibleType,
-//	                         evolve.ErrRequiredColumn
+//	                         evolve.ErrRequiredColumn, evolve.ErrIncompatibleSchema,
+//	                         evolve.ErrIdentifierField, evolve.ErrPartitionSource,
+//	                         evolve.ErrKeyColumn
 //	ErrMissingRequiredField  project.ErrRequiredFieldMissing                    5
 //	ErrNotFound              fs.ErrNotExist, schema.ErrColumnNotFound,          6
-//	                         evolve.ErrNotFound; Iceberg: no metadata, snapshot
+//	                         evolve.ErrNotFound, evolve.ErrDeleted,
+//	                         table.ErrNotATable; Iceberg: no metadata, snapshot
 //	                         not found; Paimon: snapshot not found; Hudi: no
 //	                         completed commit, not a Hudi table
 //	ErrPermission            rest.ErrUnauthorized, rest.ErrForbidden            7
 //	ErrConflict              rest.ErrCommitFailed, rest.ErrCommitStateUnknown,  8
-//	                         rest.ErrConflict
-//	ErrUnavailable           rest.ErrUnavailable                                9
-//	ErrInvalidArgument       rest.ErrBadRequest                                 2
+//	                         rest.ErrConflict, evolve.ErrCommitConflict,
+//	                         evolve.ErrExists
+//	ErrUnavailable           rest.ErrUnavailable, storage.ErrTransient          9
+//	ErrInvalidArgument       rest.ErrBadRequest, reader.ErrListOnly,            2
+//	                         reader.ErrInvalidOption, expr.ErrSyntax,
+//	                         expr.ErrType, evolve.ErrAmbiguous,
+//	                         evolve.ErrInvalidChange, evolve.ErrInvalidFlag,
+//	                         evolve.ErrNoChanges, project.ErrBatchLayout
 //	ErrCanceled              context.Canceled                                   130
 //	(none)                   anything else                                      1 (2: usage)
 //

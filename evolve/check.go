@@ -1,17 +1,17 @@
 package evolve
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
 
 // ErrIncompatibleSchema is matched (with [errors.Is]) by the
 // [*CompatibilityError] that [CheckWrite] and [CheckRead] return.
-var ErrIncompatibleSchema = errors.New("incompatible schema")
+var ErrIncompatibleSchema = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "incompatible schema")
 
 // ProblemKind says what is wrong with one field.
 type ProblemKind uint8

@@ -1,7 +1,6 @@
 package evolve
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/lakecat/lakecat"
@@ -13,22 +12,22 @@ var (
 	// ErrNotFound: the path names no column.
 	ErrNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "column not found")
 	// ErrDeleted: the path names a column deleted earlier in the same update.
-	ErrDeleted = errors.New("column is deleted")
+	ErrDeleted = lakecat.NewSentinel(lakecat.ErrNotFound, "column is deleted")
 	// ErrAmbiguous: the path names more than one column (an original name and
 	// a pending new name, or two names under case-insensitive matching).
-	ErrAmbiguous = errors.New("ambiguous column name")
+	ErrAmbiguous = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "ambiguous column name")
 	// ErrExists: an add or a rename would create a name that already exists
 	// in the same struct.
-	ErrExists = errors.New("column already exists")
+	ErrExists = lakecat.NewSentinel(lakecat.ErrConflict, "column already exists")
 	// ErrIdentifierField: the change would delete an identifier field or make
 	// one optional.
-	ErrIdentifierField = errors.New("column is an identifier field")
+	ErrIdentifierField = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "column is an identifier field")
 	// ErrPartitionSource: the change would delete a partition source column or
 	// change its type so that its partition transform gives other values.
-	ErrPartitionSource = errors.New("column is a partition source")
+	ErrPartitionSource = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "column is a partition source")
 	// ErrKeyColumn: Paimon refuses renaming, deleting, retyping or loosening a
 	// partition key or primary key column.
-	ErrKeyColumn = errors.New("column is a partition key or primary key")
+	ErrKeyColumn = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "column is a partition key or primary key")
 	// ErrIncompatibleType: the type change is not a promotion the table format
 	// allows, or two types that must be equal differ.
 	ErrIncompatibleType = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "incompatible type change")
@@ -37,12 +36,12 @@ var (
 	// are allowed.
 	ErrRequiredColumn = lakecat.NewSentinel(lakecat.ErrIncompatibleSchema, "required column needs an initial-default")
 	// ErrMoveSelf: a column moved before or after itself.
-	ErrMoveSelf = errors.New("column moved relative to itself")
+	ErrMoveSelf = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "column moved relative to itself")
 	// ErrMoveScope: a column moved relative to a column of another struct.
-	ErrMoveScope = errors.New("columns of a move are in different structs")
+	ErrMoveScope = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "columns of a move are in different structs")
 	// ErrInvalidChange: the change is malformed (an empty name, a parent that
 	// is not a struct, a nil type, a list element renamed).
-	ErrInvalidChange = errors.New("invalid change")
+	ErrInvalidChange = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "invalid change")
 )
 
 // ChangeError is the error for one change of an [UpdateSchema] that cannot

@@ -1,17 +1,18 @@
 package evolve
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 
 	"github.com/lakecat/lakecat/schema"
+
+	"github.com/lakecat/lakecat"
 )
 
 // ErrInvalidFlag is matched (with [errors.Is]) by the errors of
 // [UpdateSchema.AddFlag] for a value it cannot parse.
-var ErrInvalidFlag = errors.New("evolve: invalid change flag")
+var ErrInvalidFlag = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "evolve: invalid change flag")
 
 // ParseType parses a column type as a person types it: an Iceberg type
 // spelling ("long", "decimal(10, 2)", quoted or not, or a struct, list or map

@@ -2,18 +2,19 @@ package evolve
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/lakecat/lakecat/schema"
+
+	"github.com/lakecat/lakecat"
 )
 
 // ErrNoCurrentSchema: the table metadata's current-schema-id names no schema.
-var ErrNoCurrentSchema = errors.New("evolve: table metadata has no current schema")
+var ErrNoCurrentSchema = lakecat.NewSentinel(lakecat.ErrCorrupt, "evolve: table metadata has no current schema")
 
 // ErrNoChanges is returned by [SchemaUpdateBody] for a commit that changes
 // nothing ([SchemaCommit].Changed is false): there is no request to send.
-var ErrNoChanges = errors.New("evolve: schema update changes nothing")
+var ErrNoChanges = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "evolve: schema update changes nothing")
 
 // SchemaCommit is the result of [PrepareSchemaUpdate]: new table metadata
 // that nothing has persisted yet.

@@ -36,7 +36,7 @@ var (
 	ErrNullInRequiredField = lakecat.NewSentinel(lakecat.ErrMissingRequiredField, "null in a required field")
 	// ErrBatchLayout reports a record batch handed to [Plan.Apply] that is
 	// not laid out as [schema.ToArrowSchema] of [Plan.FileProjection].
-	ErrBatchLayout = errors.New("record batch does not match the file projection")
+	ErrBatchLayout = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "record batch does not match the file projection")
 )
 
 // FieldError is the error [NewPlan] returns for one read field: the file, the

@@ -52,7 +52,8 @@ type TableOptions struct {
 	// was written with (Iceberg) instead of the current one.
 	SnapshotID *int64
 	// AsOf reads the latest snapshot committed at or before this time
-	// (Iceberg; for Hudi, the latest instant at or before it).
+	// (Iceberg; for Hudi, the latest instant at or before it; refused with
+	// [ErrInvalidOption] for Paimon, which is read by SnapshotID).
 	AsOf time.Time
 	// Columns restricts the read schema to these dotted paths, its
 	// top-level columns in the order the paths first name them. A metadata
@@ -241,6 +242,11 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	}
 	if format != table.Paimon && (opts.Paimon.SchemaID != nil || opts.Paimon.Branch != "" || opts.Paimon.TimeZone != nil) {
 		return nil, fmt.Errorf("%s table %s: %w: schema id, branch and time zone are Paimon options", format, location, ErrInvalidOption)
+	}
+	if format == table.Paimon && !opts.AsOf.IsZero() {
+		// Refused rather than ignored: reading the latest snapshot instead
+		// would be a silently wrong answer.
+		return nil, fmt.Errorf("%s table %s: %w: a Paimon table is read by snapshot id; reading as of a time is not supported yet", format, location, ErrInvalidOption)
 	}
 	if format == table.Hudi && opts.SnapshotID != nil {
 		return nil, fmt.Errorf("%s table %s: %w: a Hudi table is read as of a time (AsOf), not a snapshot id", format, location, ErrInvalidOption)

@@ -26,6 +26,10 @@ type catOptions struct {
 	Stats     bool
 }
 
+// maxBatchRows is the largest --batch-rows: the decoders' cap on the rows
+// of one record batch (2^24).
+const maxBatchRows = 1 << 24
+
 func newCatCmd(f *factory, runF func(*catOptions) error) *cobra.Command {
 	opts := &catOptions{}
 	c := &cobra.Command{
@@ -73,7 +77,7 @@ CSV writes NULL as an empty field and an empty string as "".`,
 	fl.StringSliceVar(&opts.Columns, "columns", nil, "read only these columns of the read schema (a,b.c)")
 	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows (-1: no limit)")
 	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv or arrow (an Arrow IPC stream)")
-	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536)")
+	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536, at most 16777216)")
 	fl.StringVar(&opts.Where, "where", "", whereUsage)
 	fl.BoolVar(&opts.Stats, "stats", false, "with --where: print what the filter skipped to stderr")
 	opts.Table.register(fl)
@@ -85,8 +89,8 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if o.BatchRows < 0 {
-		return usageError{fmt.Errorf("--batch-rows must be ≥ 0")}
+	if o.BatchRows < 0 || o.BatchRows > maxBatchRows {
+		return usageError{fmt.Errorf("--batch-rows must be from 0 (the default, %d) to %d", reader.DefaultBatchRows, maxBatchRows)}
 	}
 	filter, err := parseWhere(o.Where)
 	if err != nil {

@@ -183,7 +183,7 @@ func previewEvolve(ctx context.Context, f *factory, fsys storage.FS, dir string,
 			return err
 		}
 	default:
-		return fmt.Errorf("%s: %s tables cannot be evolved by lakecat", dir, format)
+		return fmt.Errorf("%s: %s tables: %w", dir, format, evolve.ErrUnsupportedFormat)
 	}
 	fmt.Fprintln(f.Stdout, "dry run: nothing committed")
 	return nil

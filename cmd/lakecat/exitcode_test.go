@@ -46,7 +46,8 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"ok", nil, []string{"cat", good}, exitOK, ""},
 		{"usage", nil, []string{"cat", "--bogus"}, exitUsage, "unknown flag: --bogus"},
-		{"other", nil, []string{"evolve", filepath.Join(testutil.RepoRoot(t), "testdata", "orders"), "--add", "customer string", "--dry-run"}, exitError, "column already exists"},
+		{"usage batch rows", nil, []string{"cat", good, "--batch-rows", "99999999999"}, exitUsage, "--batch-rows must be from 0 (the default, 65536) to 16777216"},
+		{"conflict", nil, []string{"evolve", filepath.Join(testutil.RepoRoot(t), "testdata", "orders"), "--add", "customer string", "--dry-run"}, exitConflict, "column already exists"},
 		{"not a table", nil, []string{"cat", dir}, exitNotFound, "not an Iceberg, Paimon or Hudi table"},
 		{"corrupt truncated", nil, []string{"cat", truncated}, exitCorrupt, "without the trailing PAR1 magic"},
 		{"corrupt footer", nil, []string{"cat", footer}, exitCorrupt, "parquet: corrupt"},

@@ -70,6 +70,8 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 	if o.Format == "text" {
 		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
 	}
+	var firstErr error
+	failed := 0
 	for i, tf := range t.Files {
 		if filter != nil {
 			pr, err := t.Prune(ctx, i)
@@ -91,6 +93,10 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		p, err := t.Plan(ctx, i)
 		if err != nil {
 			fj.Error = strings.ReplaceAll(err.Error(), "\n", " ")
+			if firstErr == nil {
+				firstErr = err
+			}
+			failed++
 		} else {
 			var od []olderJSON
 			collectDiffs(p.Explain().Fields, "", &l, &od)
@@ -128,7 +134,15 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		deletes, deleted := deleteColumns(tf.Deletes)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if firstErr != nil {
+		// Every file is listed, the broken ones with their error; the exit
+		// code then tells the class of the first failure.
+		return fmt.Errorf("%d of %d data files could not be opened; the first: %w", failed, len(t.Files), firstErr)
+	}
+	return nil
 }
 
 // fileJSON is one line of `lakecat files --format json`.

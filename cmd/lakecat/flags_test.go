@@ -110,3 +110,12 @@ func TestCatHelpExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestAsOfPaimonRefused: --as-of on a Paimon table is a usage error, not a
+// read of the latest snapshot (it was silently ignored, exit 0).
+func TestAsOfPaimonRefused(t *testing.T) {
+	out, errOut, code := runCLI(t, "cat", "--raw", filepath.Join("..", "..", "testdata", "paimon_orders"), "--as-of", "2020-01-01")
+	if code != exitUsage || out != "" || !strings.Contains(errOut, "a Paimon table is read by snapshot id; reading as of a time is not supported yet") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

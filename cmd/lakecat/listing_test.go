@@ -113,3 +113,24 @@ func TestCatPaimonRawMetadataColumns(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant\n%s", code, errOut, out, want)
 	}
 }
+
+// TestFilesBrokenDataFile: `files` lists every data file, a missing one
+// with its error, and then fails with the class of that error (not found,
+// exit 6) instead of exiting 0.
+func TestFilesBrokenDataFile(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "testdata", "orders"), dir)
+	if err := os.Remove(filepath.Join(dir, "data", "00001-orders-schema1.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "files", dir)
+	if code != exitNotFound {
+		t.Fatalf("exit %d, want %d; stderr %q", code, exitNotFound, errOut)
+	}
+	if n := strings.Count(out, "\n"); n != 4 { // the header and the three files
+		t.Errorf("stdout lists %d files, want 3:\n%s", n, out)
+	}
+	if !strings.Contains(out, "error: ") || !strings.Contains(errOut, "1 of 3 data files could not be opened; the first: ") || !strings.Contains(errOut, "00001-orders-schema1.parquet") {
+		t.Errorf("stdout %q\nstderr %q", out, errOut)
+	}
+}

@@ -34,29 +34,6 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// copyDir copies the files of the folder src into dst (evolve --dry-run
-// reads only, but a copy keeps the shared real tables safe whatever it does).
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // smokeTable is one table of the smoke test with what its verbs need.
 type smokeTable struct {
 	name    string
@@ -144,7 +121,7 @@ func TestSmokeEveryVerb(t *testing.T) {
 			}
 			if tb.evolve {
 				cp := filepath.Join(t.TempDir(), "table")
-				copyDir(t, tb.dir, cp)
+				copyTree(t, tb.dir, cp)
 				run(t, "evolve", cp, "--add", "smoke_added string", "--dry-run")
 			}
 		})

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/storage"
 )
 
@@ -151,5 +152,21 @@ func TestPlanMemFS(t *testing.T) {
 	var de *DeletesError
 	if !errors.As(err, &de) || de.Counts["deletion vector"] != 1 || err.Error() != "iceberg: snapshot 2 has delete files (1 deletion vector)" {
 		t.Errorf("DeletesError = %v", err)
+	}
+}
+
+// TestReadMetadataCorruptGzip: a gzip metadata file cut short is corrupt
+// input naming the file (it was an unclassified "unexpected EOF", exit 1).
+func TestReadMetadataCorruptGzip(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(`{"format-version":2,"table-uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1","location":"mem/t"}`))
+	zw.Close()
+	for name, b := range map[string][]byte{"cut": gz.Bytes()[:gz.Len()/2], "bad header": {0x1f, 0x8b, 0, 0}} {
+		m := memFS{"mem/t/metadata/v1.gz.metadata.json": b}
+		_, err := ReadMetadata(context.Background(), m, "mem/t/metadata/v1.gz.metadata.json")
+		if !errors.Is(err, lakecat.ErrCorrupt) || !strings.Contains(err.Error(), "mem/t/metadata/v1.gz.metadata.json") {
+			t.Errorf("%s: %v, want a corrupt-input error naming the file", name, err)
+		}
 	}
 }

@@ -89,16 +89,16 @@ func ReadMetadata(ctx context.Context, fsys storage.FS, path string) (*Metadata,
 		return nil, fmt.Errorf("iceberg: %w", err)
 	}
 	if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+		// The bytes are in memory: any gzip failure is a corrupt file.
 		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			return nil, fmt.Errorf("iceberg: %s: %w", path, err)
+		if err == nil {
+			b, err = io.ReadAll(io.LimitReader(zr, storage.MaxMetadataBytes+1))
+			if err == nil && len(b) > storage.MaxMetadataBytes {
+				err = fmt.Errorf("over the %d-byte cap for metadata files", storage.MaxMetadataBytes)
+			}
 		}
-		b, err = io.ReadAll(io.LimitReader(zr, storage.MaxMetadataBytes+1))
-		if err == nil && len(b) > storage.MaxMetadataBytes {
-			err = fmt.Errorf("over the %d-byte cap for metadata files", storage.MaxMetadataBytes)
-		}
 		if err != nil {
-			return nil, fmt.Errorf("iceberg: %s: %w", path, err)
+			return nil, fmt.Errorf("iceberg: %s: %w: gzip: %w", path, schema.ErrInvalidSchema, err)
 		}
 	}
 	md, err := schema.ParseTableMetadata(b)
