@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 )
 
 // Schema is a table's or a data file's schema: a struct of fields with a
@@ -16,7 +17,10 @@ type Schema struct {
 	// IdentifierFieldIDs are the Iceberg identifier field ids (row identity).
 	IdentifierFieldIDs []int
 
-	byID map[int]*Field // built on first lookup
+	// byID holds the map[int]*Field index built on the first FindByID; an
+	// atomic.Value, so concurrent first lookups (a scan's workers share
+	// one read schema) do not race: each may build it, one is kept.
+	byID atomic.Value
 }
 
 // New returns a schema with the given id and top-level fields.
@@ -61,10 +65,11 @@ func (s *Schema) Clone() *Schema {
 
 // FindByID returns the field with the given field id at any depth (struct
 // fields, list elements, map keys and values), or nil. A schema must not be
-// changed after its first lookup.
+// changed after its first lookup. It is safe for concurrent use.
 func (s *Schema) FindByID(id int) *Field {
-	if s.byID == nil {
-		m := make(map[int]*Field)
+	m, _ := s.byID.Load().(map[int]*Field)
+	if m == nil {
+		m = make(map[int]*Field)
 		Walk(s.Fields, func(_ []string, f *Field) bool {
 			if f.ID != NoID {
 				if _, dup := m[f.ID]; !dup {
@@ -73,9 +78,9 @@ func (s *Schema) FindByID(id int) *Field {
 			}
 			return true
 		})
-		s.byID = m
+		s.byID.Store(m)
 	}
-	return s.byID[id]
+	return m[id]
 }
 
 // FindByName returns the field at a dotted path ("addr.zip"), or nil. A list's

@@ -45,8 +45,7 @@ func Select(s *Schema, paths []string, caseInsensitive bool) (*Schema, error) {
 // the one it lies in ("addr.zip" names addr). Reordering costs a read
 // nothing: columns are matched by field id.
 func OrderBy(s *Schema, paths []string, caseInsensitive bool) *Schema {
-	out := *s
-	out.Fields = make([]*Field, 0, len(s.Fields))
+	out := &Schema{ID: s.ID, IdentifierFieldIDs: s.IdentifierFieldIDs, Fields: make([]*Field, 0, len(s.Fields))}
 	placed := make(map[*Field]bool, len(s.Fields))
 	for _, p := range paths {
 		if f := topLevel(s.Fields, strings.TrimSpace(p), caseInsensitive); f != nil && !placed[f] {
@@ -59,7 +58,7 @@ func OrderBy(s *Schema, paths []string, caseInsensitive bool) *Schema {
 			out.Fields = append(out.Fields, f)
 		}
 	}
-	return &out
+	return out
 }
 
 // topLevel returns the field of fields that path is or lies in, as
