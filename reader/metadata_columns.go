@@ -122,36 +122,47 @@ func (o Options) posFieldID() int {
 	return FieldIDPos
 }
 
-// posIndex returns the index of the top-level _pos column of read with
-// field id id, or -1. The name is checked too: a table may use the id for
-// a column of its own.
-func posIndex(read *schema.Schema, id int) int {
+// metadataIndex returns the index of the top-level metadata column name
+// (ColumnPos, ColumnDeleted) of read with field id id, or -1. The name is
+// checked too: a table may use the id for a column of its own.
+func metadataIndex(read *schema.Schema, name string, id int) int {
 	if read == nil {
 		return -1
 	}
 	for i, f := range read.Fields {
-		if f.ID == id && f.Name == ColumnPos {
+		if f.ID == id && f.Name == name {
 			return i
 		}
 	}
 	return -1
 }
 
+// posIndex returns the index of the _pos column of read with field id id,
+// or -1.
+func posIndex(read *schema.Schema, id int) int { return metadataIndex(read, ColumnPos, id) }
+
 // withPosConstant returns constants with a placeholder for the _pos column
 // of field id id when read has it (the plan then fills the column;
 // [fileReader] replaces it with the positions).
 func withPosConstant(read *schema.Schema, constants map[int]any, id int) map[int]any {
-	if posIndex(read, id) < 0 {
+	return withConstant(read, constants, ColumnPos, id, int64(0))
+}
+
+// withConstant returns constants with v for the metadata column name of
+// field id id when read has it and constants holds none for it (a copy;
+// constants itself is not changed).
+func withConstant(read *schema.Schema, constants map[int]any, name string, id int, v any) map[int]any {
+	if metadataIndex(read, name, id) < 0 {
 		return constants
 	}
 	if _, ok := constants[id]; ok {
 		return constants
 	}
 	out := make(map[int]any, len(constants)+1)
-	for k, v := range constants {
-		out[k] = v
+	for k, c := range constants {
+		out[k] = c
 	}
-	out[id] = int64(0)
+	out[id] = v
 	return out
 }
 
@@ -186,36 +197,15 @@ func (o Options) deletedFieldID() int {
 	return FieldIDDeleted
 }
 
-// deletedIndex returns the index of the top-level _deleted column of read
-// with field id id, or -1 (the name is checked too, as for _pos).
-func deletedIndex(read *schema.Schema, id int) int {
-	if read == nil {
-		return -1
-	}
-	for i, f := range read.Fields {
-		if f.ID == id && f.Name == ColumnDeleted {
-			return i
-		}
-	}
-	return -1
-}
+// deletedIndex returns the index of the _deleted column of read with
+// field id id, or -1.
+func deletedIndex(read *schema.Schema, id int) int { return metadataIndex(read, ColumnDeleted, id) }
 
 // withDeletedConstant returns constants with false for _deleted when read
 // has it: the rows of a file without deletes, or read with deletes
 // ignored, are not deleted; [fileDeletes] sets the deleted ones.
 func withDeletedConstant(read *schema.Schema, constants map[int]any, id int) map[int]any {
-	if deletedIndex(read, id) < 0 {
-		return constants
-	}
-	if _, ok := constants[id]; ok {
-		return constants
-	}
-	out := make(map[int]any, len(constants)+1)
-	for k, v := range constants {
-		out[k] = v
-	}
-	out[id] = false
-	return out
+	return withConstant(read, constants, ColumnDeleted, id, false)
 }
 
 // withKeyColumns returns read with the fields of keys that read lacks at
