@@ -52,7 +52,42 @@ var (
 	// equality field id the table schema no longer has (a dropped column)
 	// or whose type cannot be a key (nested types).
 	ErrEqualityField = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: equality delete field cannot be matched")
+	// ErrKeySetBudget is matched by the error for equality delete key sets
+	// that do not fit in the scan's memory budget: a [*KeySetBudgetError].
+	ErrKeySetBudget = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: equality delete keys exceed the memory budget")
 )
+
+// The estimated bytes of one key of an equality key set: the key itself
+// (8 bytes for an int or long key; a 16-byte string header and the
+// encoded bytes otherwise) plus keySlotBytes for the Go map's slot: its
+// control byte and the free slots its 7/8 load factor and growth by
+// doubling leave (up to as many again just after a growth).
+const (
+	keySlotBytes   = 16
+	intKeyBytes    = 8 + keySlotBytes
+	stringKeyBytes = 16 + keySlotBytes // plus the key's length
+)
+
+// KeySetBudgetError is the error for the equality key sets of a scan that
+// exceed its memory budget (ScanOptions.MemoryBytes, lakecat's --memory):
+// the sets are held for the whole scan, so they must fit in it alone. Sizes
+// are estimates: keys × (key bytes + map overhead), see [ErrKeySetBudget].
+type KeySetBudgetError struct {
+	// DeleteFiles are the equality delete files whose sets did not fit.
+	DeleteFiles []string
+	// Bytes is the estimated size of their sets (when the build stopped,
+	// so at least this); HeldBytes the key sets of the scan already held;
+	// LimitBytes the budget.
+	Bytes, HeldBytes, LimitBytes int64
+}
+
+func (e *KeySetBudgetError) Error() string {
+	return fmt.Sprintf("equality delete keys of %s need at least %d bytes, with %d bytes of other key sets held: over the scan's memory budget of %d bytes (raise it)",
+		strings.Join(e.DeleteFiles, ", "), e.Bytes, e.HeldBytes, e.LimitBytes)
+}
+
+// Unwrap returns [ErrKeySetBudget].
+func (e *KeySetBudgetError) Unwrap() error { return ErrKeySetBudget }
 
 // DeleteFileError is an error reading or applying one delete file of a data
 // file. It matches [ErrCorruptDeleteFile] (or [ErrEqualityField]) and the
@@ -108,10 +143,16 @@ func (d *taskDeletes) hasEquality() bool {
 // A single int or long key is kept in ints (and a null key as nullKey)
 // rather than as encoded bytes in keys.
 type eqSet struct {
-	ids     []int
-	keys    map[string]struct{}
-	ints    map[int64]struct{}
-	nullKey bool
+	ids      []int
+	keys     map[string]struct{}
+	ints     map[int64]struct{}
+	nullKey  bool
+	keyBytes int64 // the bytes of the keys in keys
+}
+
+// bytes is the estimated size of the set in memory.
+func (s *eqSet) bytes() int64 {
+	return int64(len(s.ints))*intKeyBytes + int64(len(s.keys))*stringKeyBytes + s.keyBytes
 }
 
 // empty reports whether the set holds no key.
@@ -422,6 +463,28 @@ func (d *taskDeletes) equalitySets(ctx context.Context, files []table.DeleteFile
 func (d *taskDeletes) buildEqualitySets(ctx context.Context, files []table.DeleteFile, mem memory.Allocator) ([]*eqSet, error) {
 	byIDs := map[string]*eqSet{}
 	var out []*eqSet
+	// fits checks the sets built so far against the scan's budget.
+	fits := func(pin bool) error {
+		if d.cache == nil || d.cache.budget == nil {
+			return nil
+		}
+		var n int64
+		for _, set := range out {
+			n += set.bytes()
+		}
+		check := d.cache.budget.fits
+		if pin {
+			check = d.cache.budget.pin
+		}
+		if ok, held, limit := check(n); !ok {
+			e := &KeySetBudgetError{Bytes: n, HeldBytes: held, LimitBytes: limit}
+			for _, f := range files {
+				e.DeleteFiles = append(e.DeleteFiles, f.Path)
+			}
+			return e
+		}
+		return nil
+	}
 	for _, f := range files {
 		if len(f.EqualityIDs) == 0 {
 			return nil, d.wrap(f, ErrCorruptDeleteFile, errors.New("an equality delete file without equality ids"))
@@ -457,15 +520,24 @@ func (d *taskDeletes) buildEqualitySets(ctx context.Context, files []table.Delet
 			c.InitialDefault = nil
 			read.Fields = append(read.Fields, &c)
 		}
-		if err := d.addKeys(ctx, f, read, set, mem); err != nil {
+		if err := d.addKeys(ctx, f, read, set, mem, func() error { return fits(false) }); err != nil {
+			var be *KeySetBudgetError
+			if errors.As(err, &be) {
+				return nil, err
+			}
 			return nil, d.wrap(f, ErrCorruptDeleteFile, err)
 		}
+	}
+	if err := fits(true); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// addKeys adds the rows of the equality delete file f, read in read, to set.
-func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *schema.Schema, set *eqSet, mem memory.Allocator) error {
+// addKeys adds the rows of the equality delete file f, read in read, to
+// set, calling fits after each batch (it fails when the sets are over the
+// scan's budget).
+func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *schema.Schema, set *eqSet, mem memory.Allocator, fits func() error) error {
 	rr, err := d.openDeleteFile(ctx, f, read, d.nameMapping, set.ids, mem)
 	if err != nil {
 		return err
@@ -479,6 +551,9 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		if len(cols) == 1 && len(set.keys) == 0 && set.addInts(rec.Column(0)) {
+			if err := fits(); err != nil {
+				return err
+			}
 			continue
 		}
 		if set.ints != nil || set.nullKey {
@@ -493,7 +568,13 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 			for _, e := range enc {
 				buf = e(buf, i)
 			}
-			set.keys[string(buf)] = struct{}{}
+			if _, ok := set.keys[string(buf)]; !ok {
+				set.keys[string(buf)] = struct{}{}
+				set.keyBytes += int64(len(buf))
+			}
+		}
+		if err := fits(); err != nil {
+			return err
 		}
 	}
 	return rr.Err()
@@ -502,8 +583,9 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 // deleteCache holds the equality key sets of one scan, built once per set
 // of equality delete files and shared by every data file they apply to.
 type deleteCache struct {
-	mu sync.Mutex
-	m  map[string]*cacheEntry
+	budget *budget // the scan's, which the sets are pinned in
+	mu     sync.Mutex
+	m      map[string]*cacheEntry
 }
 
 type cacheEntry struct {

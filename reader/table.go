@@ -533,10 +533,13 @@ func (t *Table) MayMatch(i int) bool { return TaskMayMatch(t.Files[i].Task, t.fi
 // fsys concurrently and yields their batches in task order, as [ScanFiles]
 // does; every task must have the same read schema. Deletes are applied as
 // [ReadTask] applies them; the key set of a set of equality delete files is
-// built once and shared by the tasks it applies to.
+// built once and shared by the tasks it applies to. The key sets count
+// against opts.MemoryBytes for the scan's life (their estimated size: see
+// [KeySetBudgetError]); sets that alone exceed it fail the scan with a
+// [*KeySetBudgetError].
 func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
 	files := make([]FileTask, 0, len(tasks))
-	cache := &deleteCache{}
+	cache := &deleteCache{budget: newBudget(opts.MemoryBytes)}
 	for _, task := range tasks {
 		o, err := taskOptions(fsys, task, topts, cache)
 		if err != nil {
@@ -561,7 +564,7 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 	if len(files) == 0 && len(tasks) > 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(tasks[0].ReadSchema), nil)
 	}
-	return ScanFiles(ctx, files, opts)
+	return scanFiles(ctx, files, opts, cache.budget)
 }
 
 // Plan builds the projection plan of one of the table's files (index into
