@@ -21,6 +21,7 @@ import (
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/formats/puffin"
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
@@ -247,6 +248,15 @@ type fileDeletes struct {
 	runs      [][2]int
 	keepBits  []byte
 	keyBuf    []byte
+	cols      []arrow.Array
+	pool      *recycle.Pool // the buffers of the survivors, or nil: mem
+}
+
+// close gives the pool's kept buffers back (fd may be nil).
+func (fd *fileDeletes) close() {
+	if fd != nil && fd.pool != nil {
+		fd.pool.Close()
+	}
 }
 
 // posDeleteSchema reads a position delete file: file_path and pos are
@@ -760,6 +770,10 @@ func (fd *fileDeletes) keyColumns(read *schema.Schema) error {
 // released.
 func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first int64, out *arrow.Schema, mem memory.Allocator) (arrow.RecordBatch, error) {
 	n := int(rec.NumRows())
+	pool := mem
+	if fd.pool != nil {
+		pool = fd.pool
+	}
 	if cap(fd.drop) < n {
 		fd.drop = make([]bool, n)
 	}
@@ -818,7 +832,7 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 	case dropped == 0:
 		return rec, nil
 	case fd.deleted >= 0:
-		return fd.flag(rec, drop, mem), nil
+		return fd.flag(rec, drop, pool), nil
 	case dropped == n:
 		rec.Release()
 		return nil, nil
@@ -836,7 +850,7 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 		rec.Release()
 		return s, nil
 	}
-	return fd.filter(ctx, rec, drop, n-dropped, mem)
+	return fd.filter(ctx, rec, drop, n-dropped, pool, mem)
 }
 
 // project drops the extra key columns after the read schema's.
@@ -874,9 +888,10 @@ func (fd *fileDeletes) flag(rec arrow.RecordBatch, drop []bool, mem memory.Alloc
 }
 
 // filter returns the rows of rec that drop does not mark (kept of them):
-// flat columns by copying each run of kept values at once ([filterRuns]),
-// others with Arrow's filter kernel.
-func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop []bool, kept int, mem memory.Allocator) (arrow.RecordBatch, error) {
+// flat columns by copying each run of kept values at once ([filterRuns])
+// into buffers of pool (which may not be zeroed: every byte is written),
+// others with Arrow's filter kernel, allocating from mem.
+func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop []bool, kept int, pool, mem memory.Allocator) (arrow.RecordBatch, error) {
 	defer rec.Release()
 	n := len(drop)
 	fd.runs = keptRuns(fd.runs, drop)
@@ -895,7 +910,11 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 			sel.Release()
 		}
 	}()
-	cols := make([]arrow.Array, rec.NumCols())
+	if cap(fd.cols) < int(rec.NumCols()) {
+		fd.cols = make([]arrow.Array, rec.NumCols())
+	}
+	cols := fd.cols[:rec.NumCols()]
+	clear(cols)
 	release := func() {
 		for _, c := range cols {
 			if c != nil {
@@ -904,7 +923,7 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 		}
 	}
 	for i, c := range rec.Columns() {
-		if f, ok := filterRuns(c, fd.runs, keep, kept, mem); ok {
+		if f, ok := filterRuns(c, fd.runs, keep, kept, pool); ok {
 			cols[i] = f
 			continue
 		}
