@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,10 +63,11 @@ var (
 // (8 bytes for an int or long key; a 16-byte string header and the
 // encoded bytes otherwise) plus keySlotBytes for the Go map's slot: its
 // control byte and the free slots its 7/8 load factor and growth by
-// doubling leave (up to as many again just after a growth).
+// doubling leave (up to as many again just after a growth). An int or long
+// set also has its probe filter ([eqSet.seal]): 16 to 32 bits a key.
 const (
 	keySlotBytes   = 16
-	intKeyBytes    = 8 + keySlotBytes
+	intKeyBytes    = 8 + keySlotBytes + 4
 	stringKeyBytes = 16 + keySlotBytes // plus the key's length
 )
 
@@ -149,7 +151,31 @@ type eqSet struct {
 	ints     map[int64]struct{}
 	nullKey  bool
 	keyBytes int64 // the bytes of the keys in keys
+	// probe has the bit hashInt(v)>>shift set for every v of ints: a
+	// probe whose bit is clear is not in the set, without a map lookup
+	// (most rows of a data file are not deleted).
+	probe []uint64
+	shift uint
 }
+
+// seal builds the probe filter of ints, once the set is complete: at least
+// 16 bits a key, so about one probe in 16 of a key not in the set passes.
+func (s *eqSet) seal() {
+	if len(s.ints) == 0 {
+		return
+	}
+	logBits := uint(bits.Len(uint(16*len(s.ints) - 1)))
+	logBits = max(logBits, 6)
+	s.probe = make([]uint64, 1<<(logBits-6))
+	s.shift = 64 - logBits
+	for v := range s.ints {
+		h := hashInt(v) >> s.shift
+		s.probe[h>>6] |= 1 << (h & 63)
+	}
+}
+
+// hashInt mixes v for the probe filter (Fibonacci hashing: the high bits).
+func hashInt(v int64) uint64 { return uint64(v) * 0x9e3779b97f4a7c15 }
 
 // bytes is the estimated size of the set in memory.
 func (s *eqSet) bytes() int64 {
@@ -198,6 +224,11 @@ func (s *eqSet) probeInts(a arrow.Array, drop []bool) (marked int, ok bool) {
 	hit := func(i int, v int64) {
 		if drop[i] {
 			return
+		}
+		if s.probe != nil {
+			if h := hashInt(v) >> s.shift; s.probe[h>>6]&(1<<(h&63)) == 0 {
+				return
+			}
 		}
 		if _, in := s.ints[v]; in {
 			drop[i] = true
@@ -537,6 +568,9 @@ func (d *taskDeletes) buildEqualitySets(ctx context.Context, files []table.Delet
 			}
 			return nil, d.wrap(f, ErrCorruptDeleteFile, err)
 		}
+	}
+	for _, set := range out {
+		set.seal()
 	}
 	if err := fits(true); err != nil {
 		return nil, err
