@@ -281,11 +281,12 @@ type fileDeletes struct {
 	keyBuf    []byte
 	cols      []arrow.Array
 	pool      *recycle.Pool // the buffers of the survivors, or nil: mem
+	ownPool   bool          // pool is the file's own, not the scan's
 }
 
-// close gives the pool's kept buffers back (fd may be nil).
+// close gives the kept buffers of the file's own pool back (fd may be nil).
 func (fd *fileDeletes) close() {
-	if fd != nil && fd.pool != nil {
+	if fd != nil && fd.pool != nil && fd.ownPool {
 		fd.pool.Close()
 	}
 }
@@ -627,7 +628,8 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 // deleteCache holds the equality key sets of one scan, built once per set
 // of equality delete files and shared by every data file they apply to.
 type deleteCache struct {
-	budget *budget // the scan's, which the sets are pinned in
+	budget *budget       // the scan's, which the sets are pinned in
+	pool   *recycle.Pool // the survivors' buffers of the scan's files
 	mu     sync.Mutex
 	m      map[string]*cacheEntry
 }

@@ -216,9 +216,14 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 	}
 	if del != nil {
 		// The survivors of each batch are copied into buffers of the
-		// batches already released: three per column (validity, values or
-		// offsets, string bytes) for the batches a scan holds at once.
-		del.pool = recycle.New(mem, 4*3*out.NumFields())
+		// batches already released: the scan's pool, or the file's own
+		// (three per column, validity, values or offsets and string
+		// bytes, of the four batches a file being read holds at once).
+		if c := opts.deletes.cache; c != nil && c.pool != nil {
+			del.pool = c.pool
+		} else {
+			del.pool, del.ownPool = recycle.New(mem, 4*3*out.NumFields()), true
+		}
 	}
 	filter, err := bindFilter(opts.Filter, p.ReadSchema())
 	if err != nil {

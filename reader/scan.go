@@ -68,12 +68,13 @@ type ScanProgress struct {
 // reader early, stops every worker and releases every batch not yet read;
 // no goroutine outlives Release.
 func ScanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions) (array.RecordReader, error) {
-	return scanFiles(ctx, tasks, opts, newBudget(opts.MemoryBytes))
+	return scanFiles(ctx, tasks, opts, newBudget(opts.MemoryBytes), nil)
 }
 
 // scanFiles is [ScanFiles] with the budget b of opts.MemoryBytes, which
-// the scan's equality key sets may hold bytes of ([deleteCache]).
-func scanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions, b *budget) (array.RecordReader, error) {
+// the scan's equality key sets may hold bytes of ([deleteCache]); done,
+// when set, is called once the scan has ended and every worker returned.
+func scanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions, b *budget, done func()) (array.RecordReader, error) {
 	var read *arrow.Schema
 	if len(tasks) > 0 {
 		if tasks[0].Options.ReadSchema == nil {
@@ -97,6 +98,7 @@ func scanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions, b *budge
 		sizes:   make([]int64, len(tasks)),
 		budget:  b,
 		onProg:  opts.Progress,
+		done:    done,
 		prog:    ScanProgress{FilesTotal: len(tasks), Started: time.Now()},
 	}
 	for i := range s.results {
@@ -126,6 +128,7 @@ type scanReader struct {
 	cur     scanItem
 	err     error
 	budget  *budget
+	done    func()
 	wg      sync.WaitGroup
 	once    sync.Once
 }
@@ -234,6 +237,9 @@ func (s *scanReader) stop() {
 			}
 		}
 		s.budget.unpin()
+		if s.done != nil {
+			s.done()
+		}
 	})
 }
 

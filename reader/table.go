@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
@@ -539,7 +541,23 @@ func (t *Table) MayMatch(i int) bool { return TaskMayMatch(t.Files[i].Task, t.fi
 // [*KeySetBudgetError].
 func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
 	files := make([]FileTask, 0, len(tasks))
-	cache := &deleteCache{budget: newBudget(opts.MemoryBytes)}
+	mem := topts.Allocator
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	cols := 1
+	if len(tasks) > 0 && tasks[0].ReadSchema != nil {
+		cols += len(tasks[0].ReadSchema.Fields)
+	}
+	// The survivors of deleted rows are copied into buffers of the batches
+	// already released, by every file of the scan: three per column
+	// (validity, values or offsets, string bytes) of the four batches a
+	// file being read holds at once, for each worker.
+	cache := &deleteCache{budget: newBudget(opts.MemoryBytes), pool: recycle.New(mem, 3*4*cols*workers)}
 	for _, task := range tasks {
 		o, err := taskOptions(fsys, task, topts, cache)
 		if err != nil {
@@ -564,7 +582,7 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 	if len(files) == 0 && len(tasks) > 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(tasks[0].ReadSchema), nil)
 	}
-	return scanFiles(ctx, files, opts, cache.budget)
+	return scanFiles(ctx, files, opts, cache.budget, cache.pool.Close)
 }
 
 // Plan builds the projection plan of one of the table's files (index into
