@@ -64,7 +64,8 @@ var (
 // encoded bytes otherwise) plus keySlotBytes for the Go map's slot: its
 // control byte and the free slots its 7/8 load factor and growth by
 // doubling leave (up to as many again just after a growth). An int or long
-// set also has its probe filter ([eqSet.seal]): 16 to 32 bits a key.
+// set also has its probe filter ([eqSet.seal]): 16 to 32 bits a key (64
+// bits at least, so a set of one key is 4 bytes under).
 const (
 	keySlotBytes   = 16
 	intKeyBytes    = 8 + keySlotBytes + 4
