@@ -82,7 +82,7 @@ func readFlagFile(flag, path, want string) ([]byte, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, usageError{fmt.Errorf("%s %s is a folder; want %s", flag, path, want)}
 	}
-	return os.ReadFile(path)
+	return osfile.ReadFile(path, schema.MaxTableMetadataBytes)
 }
 
 func loadSchemaDocument(flag, path string) (*reader.SchemaDocument, error) {

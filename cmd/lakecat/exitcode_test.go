@@ -46,6 +46,8 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"ok", nil, []string{"cat", good}, exitOK, ""},
 		{"usage", nil, []string{"cat", "--bogus"}, exitUsage, "unknown flag: --bogus"},
+		{"usage empty where", nil, []string{"cat", good, "--where", ""}, exitUsage, "--where was given an empty value"},
+		{"usage empty columns", nil, []string{"cat", good, "--columns", " "}, exitUsage, "--columns was given an empty value"},
 		{"usage batch rows", nil, []string{"cat", good, "--batch-rows", "99999999999"}, exitUsage, "--batch-rows must be from 0 (the default, 65536) to 16777216"},
 		{"conflict", nil, []string{"evolve", filepath.Join(testutil.RepoRoot(t), "testdata", "orders"), "--add", "customer string", "--dry-run"}, exitConflict, "column already exists"},
 		{"not a table", nil, []string{"cat", dir}, exitNotFound, "not an Iceberg, Paimon or Hudi table"},

@@ -36,6 +36,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lakecat/lakecat"
 )
@@ -144,6 +145,34 @@ func cobraArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 		if err := v(c, args); err != nil {
 			return usageError{err}
 		}
-		return nil
+		return emptyFlagValues(c)
 	}
+}
+
+// nonEmptyFlags are the flags whose value must say something: given empty
+// (`--where ""`), they would silently read everything.
+var nonEmptyFlags = []string{"where", "columns", "schema", "file-schema", "name-mapping", "union-by-name"}
+
+// emptyFlagValues refuses a flag of nonEmptyFlags given with an empty or
+// blank value.
+func emptyFlagValues(c *cobra.Command) error {
+	for _, name := range nonEmptyFlags {
+		fl := c.Flags().Lookup(name)
+		if fl == nil || !fl.Changed {
+			continue
+		}
+		vals := []string{fl.Value.String()}
+		if sv, ok := fl.Value.(pflag.SliceValue); ok {
+			vals = sv.GetSlice()
+		}
+		for _, v := range vals {
+			if strings.TrimSpace(v) == "" {
+				return usageError{fmt.Errorf("--%s was given an empty value", name)}
+			}
+		}
+		if len(vals) == 0 {
+			return usageError{fmt.Errorf("--%s was given an empty value", name)}
+		}
+	}
+	return nil
 }

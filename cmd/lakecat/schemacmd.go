@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
 )
@@ -70,7 +71,7 @@ func runSchema(f *factory, o *schemaOptions) error {
 		printTree(f, s.Fields, "")
 		return nil
 	}
-	data, err := os.ReadFile(o.Path)
+	data, err := osfile.ReadFile(o.Path, schema.MaxTableMetadataBytes)
 	if err != nil {
 		return err
 	}

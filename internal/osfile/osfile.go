@@ -6,6 +6,7 @@ package osfile
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/lakecat/lakecat"
@@ -45,4 +46,27 @@ func Open(path string) (*os.File, int64, error) {
 		return nil, 0, fmt.Errorf("%s: %w (mode %v)", path, ErrNotRegular, m.Type())
 	}
 	return f, st.Size(), nil
+}
+
+// ErrTooLarge is matched by the error of [ReadFile] for a file above its
+// cap; its class is [lakecat.ErrCorrupt] (a size above a limit).
+var ErrTooLarge = lakecat.NewSentinel(lakecat.ErrCorrupt, "file above its size cap")
+
+// ReadFile reads the whole regular file at path, opened as [Open] opens it
+// (a FIFO or device is refused at once instead of blocking). A file larger
+// than max bytes is an error naming the cap, and nothing past it is read.
+func ReadFile(path string, max int64) ([]byte, error) {
+	f, size, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > max {
+		return nil, fmt.Errorf("%s: %w: %d bytes, above the %d-byte cap", path, ErrTooLarge, size, max)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("%s: %w: above the %d-byte cap", path, ErrTooLarge, max)
+	}
+	return b, err
 }
