@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,6 +117,32 @@ func TestCatHelpExamples(t *testing.T) {
 func TestAsOfPaimonRefused(t *testing.T) {
 	out, errOut, code := runCLI(t, "cat", "--raw", filepath.Join("..", "..", "testdata", "paimon_orders"), "--as-of", "2020-01-01")
 	if code != exitUsage || out != "" || !strings.Contains(errOut, "a Paimon table is read by snapshot id; reading as of a time is not supported yet") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestHudiMissingBaseFile: a Hudi table whose committed base files are
+// gone fails as not found (exit 6); it printed "(0 rows)" and exited 0.
+// Removing only the newest base file of a file group would have read its
+// older slice instead, as silently.
+func TestHudiMissingBaseFile(t *testing.T) {
+	zp := filepath.Join(testutil.RealDir(t, "hudi-rs", "crates", "test", "data", "sample_table"), "cow", "v8_nonpartitioned.zip")
+	tbl := unzipTable(t, zp, "v8_nonpartitioned")
+	names, err := filepath.Glob(filepath.Join(tbl, "*.parquet"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("base files %v: %v", names, err)
+	}
+	newest := names[0]
+	for _, n := range names {
+		if filepath.Base(n)[strings.LastIndex(filepath.Base(n), "_"):] > filepath.Base(newest)[strings.LastIndex(filepath.Base(newest), "_"):] {
+			newest = n
+		}
+	}
+	if err := os.Remove(newest); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "cat", tbl, "--columns", "id")
+	if code != exitNotFound || out != "" || !strings.Contains(errOut, filepath.Base(newest)) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -195,6 +196,9 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	partSet := map[string]bool{}
 	counts := map[string]int64{}  // relative path → numWrites
 	replaced := map[string]bool{} // partition + "/" + file id
+	// written: partition + "/" + file id → the newest base file a commit
+	// wrote for that file group; each must be in the listing below.
+	written := map[string]BaseFile{}
 	for _, in := range instants {
 		completed[in.Time] = true
 		md, err := t.CommitMetadata(ctx, in)
@@ -206,6 +210,10 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		}
 		for _, w := range md.WriteStats {
 			counts[w.Path] = w.NumWrites
+			if bf, ok := parseBaseName(path.Base(w.Path)); ok && bf.InstantTime == in.Time {
+				bf.Path, bf.Partition = w.Path, w.Partition
+				written[w.Partition+"/"+bf.FileID] = bf
+			}
 		}
 		for p, ids := range md.ReplacedFileIDs {
 			for _, id := range ids {
@@ -282,6 +290,16 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 			}
 			if cur, ok := latest[bf.FileID]; !ok || bf.InstantTime > cur.InstantTime {
 				latest[bf.FileID] = bf
+			}
+		}
+		for key, w := range written {
+			if w.Partition != p || replaced[key] {
+				continue
+			}
+			if bf, ok := latest[w.FileID]; !ok || bf.InstantTime < w.InstantTime {
+				// A listing that lacks a committed base file would read
+				// the file group's older slice, or nothing, without a word.
+				return nil, fmt.Errorf("hudi: %s: base file %s written by commit %s: %w", t.Root, w.Path, w.InstantTime, fs.ErrNotExist)
 			}
 		}
 		ids := make([]string, 0, len(latest))
