@@ -39,7 +39,8 @@ func (e *PathError) Unwrap() error { return ErrPathNotAllowed }
 // it so that the paths stored in a table's metadata (manifests, data and
 // delete files, external paths) cannot make it read elsewhere.
 //
-// Root and each prefix are a local folder or a URL ("s3://bucket/prefix").
+// Root and each prefix are a local folder or a URL ("s3://bucket/prefix";
+// "file:///wh/t" allows the local folder "/wh/t" too).
 // A path is inside a prefix when, after cleaning (so "a/../.." cannot
 // escape), it has the same scheme and bucket (host) and its key is the
 // prefix's key or lies under it at a "/" boundary. A local path is also
@@ -61,6 +62,10 @@ func Confine(fsys FS, root string, allow []string) FS {
 			continue
 		}
 		c.prefixes = append(c.prefixes, newPrefix(p))
+		if local, ok := strings.CutPrefix(p, "file://"); ok && strings.HasPrefix(local, "/") {
+			// "file:///wh/t" and "/wh/t" name one folder.
+			c.prefixes = append(c.prefixes, newPrefix(local))
+		}
 	}
 	return c
 }

@@ -139,6 +139,13 @@ func TestConfineLocal(t *testing.T) {
 			t.Errorf("%s (allow %v): %v, want a PathError with rule %q", tc.path, tc.allow, err, tc.rule)
 		}
 	}
+	fc := Confine(OSFS{}, "file://"+root, nil)
+	if _, err := fc.Open(ctx, filepath.Join(root, "data", "a.parquet")); errors.Is(err, ErrPathNotAllowed) {
+		t.Errorf("file:// root, local path inside: %v", err)
+	}
+	if _, err := fc.Open(ctx, filepath.Join(out, "secret")); !errors.Is(err, ErrPathNotAllowed) {
+		t.Errorf("file:// root, local path outside: %v", err)
+	}
 	c := Confine(OSFS{}, root, nil)
 	if names, err := c.List(ctx, filepath.Join(root, "data")); err != nil || len(names) != 3 {
 		t.Errorf("List inside: %v %v", names, err)
