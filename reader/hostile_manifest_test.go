@@ -80,3 +80,44 @@ func TestHostileManifests(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileHudiTimeline: a Hudi table (hudi-rs's v8_nonpartitioned,
+// whose completed commits are Avro containers) whose commit files are
+// replaced by the hostile containers of TestHostileManifests is a corrupt
+// timeline (class ErrCorrupt) within testutil.HeapBound through
+// reader.OpenTable.
+func TestHostileHudiTimeline(t *testing.T) {
+	inputs := map[string][]byte{
+		"block-size":     hostile.AvroHugeBlockSize(),
+		"block-count":    hostile.AvroHugeBlockCount(),
+		"array-count":    hostile.AvroHugeArrayCount(),
+		"deflate-bomb":   hostile.AvroBomb("deflate"),
+		"zstandard-bomb": hostile.AvroBomb("zstandard"),
+	}
+	for name, data := range inputs {
+		t.Run(name, func(t *testing.T) {
+			dir := unzipHudi(t, "cow/v8_nonpartitioned.zip", "v8_nonpartitioned")
+			commits, _ := filepath.Glob(filepath.Join(dir, ".hoodie", "timeline", "*.commit"))
+			if len(commits) == 0 {
+				commits, _ = filepath.Glob(filepath.Join(dir, ".hoodie", "*.commit"))
+			}
+			if len(commits) == 0 {
+				t.Fatal("no commit files")
+			}
+			for _, c := range commits {
+				if err := os.WriteFile(c, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var oerr error
+			peak := testutil.PeakHeap(func() { oerr = readErr(t, dir, reader.TableOptions{}) })
+			t.Logf("peak heap %d KiB: %v", peak>>10, oerr)
+			if !errors.Is(oerr, lakecat.ErrCorrupt) {
+				t.Errorf("error %v, want class ErrCorrupt", oerr)
+			}
+			if peak > testutil.HeapBound {
+				t.Errorf("peak heap %d bytes, above %d", peak, testutil.HeapBound)
+			}
+		})
+	}
+}
