@@ -57,7 +57,7 @@ type TableOptions struct {
 	// AllowPaths are the folders or URL prefixes ("s3://bucket/data",
 	// "/mnt/warehouse/shared") outside the table's location that its
 	// metadata may name too: Iceberg's write.data.path, Paimon's
-	// data-file.external-paths, a --path-map target elsewhere.
+	// data-file.external-paths, an Iceberg PathMap target elsewhere.
 	AllowPaths []string
 	// SnapshotID reads that snapshot (Iceberg, Paimon) with the schema it
 	// was written with (Iceberg) instead of the current one.
