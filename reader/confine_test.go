@@ -8,11 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table/iceberg"
+	"github.com/lakecat/lakecat/table/paimon/paimonwrite"
 )
 
 // readErr opens and scans a table whole and returns the first error
@@ -191,4 +195,41 @@ func TestConfinedRealTable(t *testing.T) {
 	p := filepath.Join(testutil.RealDir(t), "duckdb-iceberg", "data", "persistent", "column_mapping", "warehouse")
 	err := readErr(t, filepath.Join(p, "default.db", "my_table"), reader.TableOptions{})
 	wantRefused(t, err, filepath.Join(p, "example", "mock_data.parquet"), "outside")
+}
+
+type confineRow struct {
+	ID int64   `parquet:"id,id(0)"`
+	V  *string `parquet:"v,id(1),optional"`
+}
+
+// TestConfinedPaimonFileName: a Paimon manifest entry whose file name
+// climbs out of the bucket folder ("../../elsewhere/…") never reaches the
+// storage: the name is not a data file name (corrupt manifest).
+func TestConfinedPaimonFileName(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "t")
+	w := &paimonwrite.Writer{Dir: root, TimeMillis: 1}
+	fields := []*schema.Field{{ID: 0, Name: "id", Type: schema.Long, Required: true}, {ID: 1, Name: "v", Type: schema.String}}
+	if err := w.WriteSchema(schema.NewPaimonSchema(0, fields, nil, nil, map[string]string{"bucket": "-1"})); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "elsewhere")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	v := "x"
+	if err := parquet.WriteFile(filepath.Join(out, "data-a.parquet"), []confineRow{{ID: 7, V: &v}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(0, []paimonwrite.DataFile{{Name: "../../elsewhere/data-a.parquet", Bucket: 0, TotalBuckets: -1, RowCount: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	// The Paimon reader refuses such a name as corrupt before any path is
+	// built, allowed prefix or not.
+	for _, allow := range [][]string{nil, {out}} {
+		err := readErr(t, root, reader.TableOptions{AllowPaths: allow})
+		if !errors.Is(err, lakecat.ErrCorrupt) || !strings.Contains(err.Error(), "../../elsewhere/data-a.parquet") {
+			t.Errorf("allow %v: %v, want a corrupt manifest naming the file", allow, err)
+		}
+	}
 }
