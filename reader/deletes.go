@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/formats/puffin"
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
@@ -52,7 +54,44 @@ var (
 	// equality field id the table schema no longer has (a dropped column)
 	// or whose type cannot be a key (nested types).
 	ErrEqualityField = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: equality delete field cannot be matched")
+	// ErrKeySetBudget is matched by the error for equality delete key sets
+	// that do not fit in the scan's memory budget: a [*KeySetBudgetError].
+	ErrKeySetBudget = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: equality delete keys exceed the memory budget")
 )
+
+// The estimated bytes of one key of an equality key set: the key itself
+// (8 bytes for an int or long key; a 16-byte string header and the
+// encoded bytes otherwise) plus keySlotBytes for the Go map's slot: its
+// control byte and the free slots its 7/8 load factor and growth by
+// doubling leave (up to as many again just after a growth). An int or long
+// set also has its probe filter ([eqSet.seal]): 16 to 32 bits a key (64
+// bits at least, so a set of one key is 4 bytes under).
+const (
+	keySlotBytes   = 16
+	intKeyBytes    = 8 + keySlotBytes + 4
+	stringKeyBytes = 16 + keySlotBytes // plus the key's length
+)
+
+// KeySetBudgetError is the error for the equality key sets of a scan that
+// exceed its memory budget (ScanOptions.MemoryBytes, lakecat's --memory):
+// the sets are held for the whole scan, so they must fit in it alone. Sizes
+// are estimates: keys × (key bytes + map overhead), see [ErrKeySetBudget].
+type KeySetBudgetError struct {
+	// DeleteFiles are the equality delete files whose sets did not fit.
+	DeleteFiles []string
+	// Bytes is the estimated size of their sets (when the build stopped,
+	// so at least this); HeldBytes the key sets of the scan already held;
+	// LimitBytes the budget.
+	Bytes, HeldBytes, LimitBytes int64
+}
+
+func (e *KeySetBudgetError) Error() string {
+	return fmt.Sprintf("equality delete keys of %s need at least %d bytes, with %d bytes of other key sets held: over the scan's memory budget of %d bytes (raise it)",
+		strings.Join(e.DeleteFiles, ", "), e.Bytes, e.HeldBytes, e.LimitBytes)
+}
+
+// Unwrap returns [ErrKeySetBudget].
+func (e *KeySetBudgetError) Unwrap() error { return ErrKeySetBudget }
 
 // DeleteFileError is an error reading or applying one delete file of a data
 // file. It matches [ErrCorruptDeleteFile] (or [ErrEqualityField]) and the
@@ -108,10 +147,40 @@ func (d *taskDeletes) hasEquality() bool {
 // A single int or long key is kept in ints (and a null key as nullKey)
 // rather than as encoded bytes in keys.
 type eqSet struct {
-	ids     []int
-	keys    map[string]struct{}
-	ints    map[int64]struct{}
-	nullKey bool
+	ids      []int
+	keys     map[string]struct{}
+	ints     map[int64]struct{}
+	nullKey  bool
+	keyBytes int64 // the bytes of the keys in keys
+	// probe has the bit hashInt(v)>>shift set for every v of ints: a
+	// probe whose bit is clear is not in the set, without a map lookup
+	// (most rows of a data file are not deleted).
+	probe []uint64
+	shift uint
+}
+
+// seal builds the probe filter of ints, once the set is complete: at least
+// 16 bits a key, so about one probe in 16 of a key not in the set passes.
+func (s *eqSet) seal() {
+	if len(s.ints) == 0 {
+		return
+	}
+	logBits := uint(bits.Len(uint(16*len(s.ints) - 1)))
+	logBits = max(logBits, 6)
+	s.probe = make([]uint64, 1<<(logBits-6))
+	s.shift = 64 - logBits
+	for v := range s.ints {
+		h := hashInt(v) >> s.shift
+		s.probe[h>>6] |= 1 << (h & 63)
+	}
+}
+
+// hashInt mixes v for the probe filter (Fibonacci hashing: the high bits).
+func hashInt(v int64) uint64 { return uint64(v) * 0x9e3779b97f4a7c15 }
+
+// bytes is the estimated size of the set in memory.
+func (s *eqSet) bytes() int64 {
+	return int64(len(s.ints))*intKeyBytes + int64(len(s.keys))*stringKeyBytes + s.keyBytes
 }
 
 // empty reports whether the set holds no key.
@@ -156,6 +225,11 @@ func (s *eqSet) probeInts(a arrow.Array, drop []bool) (marked int, ok bool) {
 	hit := func(i int, v int64) {
 		if drop[i] {
 			return
+		}
+		if s.probe != nil {
+			if h := hashInt(v) >> s.shift; s.probe[h>>6]&(1<<(h&63)) == 0 {
+				return
+			}
 		}
 		if _, in := s.ints[v]; in {
 			drop[i] = true
@@ -206,6 +280,16 @@ type fileDeletes struct {
 	runs      [][2]int
 	keepBits  []byte
 	keyBuf    []byte
+	cols      []arrow.Array
+	pool      *recycle.Pool // the buffers of the survivors, or nil: mem
+	ownPool   bool          // pool is the file's own, not the scan's
+}
+
+// close gives the kept buffers of the file's own pool back (fd may be nil).
+func (fd *fileDeletes) close() {
+	if fd != nil && fd.pool != nil && fd.ownPool {
+		fd.pool.Close()
+	}
 }
 
 // posDeleteSchema reads a position delete file: file_path and pos are
@@ -422,6 +506,28 @@ func (d *taskDeletes) equalitySets(ctx context.Context, files []table.DeleteFile
 func (d *taskDeletes) buildEqualitySets(ctx context.Context, files []table.DeleteFile, mem memory.Allocator) ([]*eqSet, error) {
 	byIDs := map[string]*eqSet{}
 	var out []*eqSet
+	// fits checks the sets built so far against the scan's budget.
+	fits := func(pin bool) error {
+		if d.cache == nil || d.cache.budget == nil {
+			return nil
+		}
+		var n int64
+		for _, set := range out {
+			n += set.bytes()
+		}
+		check := d.cache.budget.fits
+		if pin {
+			check = d.cache.budget.pin
+		}
+		if ok, held, limit := check(n); !ok {
+			e := &KeySetBudgetError{Bytes: n, HeldBytes: held, LimitBytes: limit}
+			for _, f := range files {
+				e.DeleteFiles = append(e.DeleteFiles, f.Path)
+			}
+			return e
+		}
+		return nil
+	}
 	for _, f := range files {
 		if len(f.EqualityIDs) == 0 {
 			return nil, d.wrap(f, ErrCorruptDeleteFile, errors.New("an equality delete file without equality ids"))
@@ -457,15 +563,27 @@ func (d *taskDeletes) buildEqualitySets(ctx context.Context, files []table.Delet
 			c.InitialDefault = nil
 			read.Fields = append(read.Fields, &c)
 		}
-		if err := d.addKeys(ctx, f, read, set, mem); err != nil {
+		if err := d.addKeys(ctx, f, read, set, mem, func() error { return fits(false) }); err != nil {
+			var be *KeySetBudgetError
+			if errors.As(err, &be) {
+				return nil, err
+			}
 			return nil, d.wrap(f, ErrCorruptDeleteFile, err)
 		}
+	}
+	for _, set := range out {
+		set.seal()
+	}
+	if err := fits(true); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// addKeys adds the rows of the equality delete file f, read in read, to set.
-func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *schema.Schema, set *eqSet, mem memory.Allocator) error {
+// addKeys adds the rows of the equality delete file f, read in read, to
+// set, calling fits after each batch (it fails when the sets are over the
+// scan's budget).
+func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *schema.Schema, set *eqSet, mem memory.Allocator, fits func() error) error {
 	rr, err := d.openDeleteFile(ctx, f, read, d.nameMapping, set.ids, mem)
 	if err != nil {
 		return err
@@ -479,6 +597,9 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		if len(cols) == 1 && len(set.keys) == 0 && set.addInts(rec.Column(0)) {
+			if err := fits(); err != nil {
+				return err
+			}
 			continue
 		}
 		if set.ints != nil || set.nullKey {
@@ -493,7 +614,13 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 			for _, e := range enc {
 				buf = e(buf, i)
 			}
-			set.keys[string(buf)] = struct{}{}
+			if _, ok := set.keys[string(buf)]; !ok {
+				set.keys[string(buf)] = struct{}{}
+				set.keyBytes += int64(len(buf))
+			}
+		}
+		if err := fits(); err != nil {
+			return err
 		}
 	}
 	return rr.Err()
@@ -502,8 +629,10 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 // deleteCache holds the equality key sets of one scan, built once per set
 // of equality delete files and shared by every data file they apply to.
 type deleteCache struct {
-	mu sync.Mutex
-	m  map[string]*cacheEntry
+	budget *budget       // the scan's, which the sets are pinned in
+	pool   *recycle.Pool // the survivors' buffers of the scan's files
+	mu     sync.Mutex
+	m      map[string]*cacheEntry
 }
 
 type cacheEntry struct {
@@ -678,6 +807,10 @@ func (fd *fileDeletes) keyColumns(read *schema.Schema) error {
 // released.
 func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first int64, out *arrow.Schema, mem memory.Allocator) (arrow.RecordBatch, error) {
 	n := int(rec.NumRows())
+	pool := mem
+	if fd.pool != nil {
+		pool = fd.pool
+	}
 	if cap(fd.drop) < n {
 		fd.drop = make([]bool, n)
 	}
@@ -736,7 +869,7 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 	case dropped == 0:
 		return rec, nil
 	case fd.deleted >= 0:
-		return fd.flag(rec, drop, mem), nil
+		return fd.flag(rec, drop, pool), nil
 	case dropped == n:
 		rec.Release()
 		return nil, nil
@@ -754,7 +887,7 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 		rec.Release()
 		return s, nil
 	}
-	return fd.filter(ctx, rec, drop, n-dropped, mem)
+	return fd.filter(ctx, rec, drop, n-dropped, pool, mem)
 }
 
 // project drops the extra key columns after the read schema's.
@@ -792,9 +925,10 @@ func (fd *fileDeletes) flag(rec arrow.RecordBatch, drop []bool, mem memory.Alloc
 }
 
 // filter returns the rows of rec that drop does not mark (kept of them):
-// flat columns by copying each run of kept values at once ([filterRuns]),
-// others with Arrow's filter kernel.
-func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop []bool, kept int, mem memory.Allocator) (arrow.RecordBatch, error) {
+// flat columns by copying each run of kept values at once ([filterRuns])
+// into buffers of pool (which may not be zeroed: every byte is written),
+// others with Arrow's filter kernel, allocating from mem.
+func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop []bool, kept int, pool, mem memory.Allocator) (arrow.RecordBatch, error) {
 	defer rec.Release()
 	n := len(drop)
 	fd.runs = keptRuns(fd.runs, drop)
@@ -813,7 +947,11 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 			sel.Release()
 		}
 	}()
-	cols := make([]arrow.Array, rec.NumCols())
+	if cap(fd.cols) < int(rec.NumCols()) {
+		fd.cols = make([]arrow.Array, rec.NumCols())
+	}
+	cols := fd.cols[:rec.NumCols()]
+	clear(cols)
 	release := func() {
 		for _, c := range cols {
 			if c != nil {
@@ -822,7 +960,7 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 		}
 	}
 	for i, c := range rec.Columns() {
-		if f, ok := filterRuns(c, fd.runs, keep, kept, mem); ok {
+		if f, ok := filterRuns(c, fd.runs, keep, kept, pool); ok {
 			cols[i] = f
 			continue
 		}

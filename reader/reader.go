@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/internal/osfile"
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
@@ -213,8 +214,20 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 	if n <= 0 {
 		n = DefaultBatchRows
 	}
+	if del != nil {
+		// The survivors of each batch are copied into buffers of the
+		// batches already released: the scan's pool, or the file's own
+		// (three per column, validity, values or offsets and string
+		// bytes, of the four batches a file being read holds at once).
+		if c := opts.deletes.cache; c != nil && c.pool != nil {
+			del.pool = c.pool
+		} else {
+			del.pool, del.ownPool = recycle.New(mem, 4*3*out.NumFields()), true
+		}
+	}
 	filter, err := bindFilter(opts.Filter, p.ReadSchema())
 	if err != nil {
+		del.close()
 		p.Release()
 		return nil, err
 	}
@@ -230,6 +243,7 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 	} else if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
 		rd, ok := dec.(rowGroupDecoder)
 		if !ok {
+			del.close()
 			p.Release()
 			return nil, ErrRowGroupRange
 		}
@@ -238,6 +252,7 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		src, err = dec.batches(p.FileProjection(), n, mem)
 	}
 	if err != nil {
+		del.close()
 		p.Release()
 		return nil, err
 	}
@@ -284,6 +299,7 @@ func (r *fileReader) Release() {
 		r.plan.Release()
 		r.plan = nil
 	}
+	r.del.close()
 	if r.closer != nil {
 		r.closer.Close()
 		r.closer = nil

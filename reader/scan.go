@@ -38,7 +38,9 @@ type ScanOptions struct {
 	// queue of two batches). The file whose batches are next in order may
 	// go over it by one batch when none of its batches is waiting, so a
 	// budget smaller than one batch still makes progress and the bytes held
-	// stay within MemoryBytes plus one batch.
+	// stay within MemoryBytes plus one batch. In [ScanTasks] the equality
+	// delete key sets of the scan count against it too, for the scan's
+	// life ([KeySetBudgetError] when they alone exceed it).
 	MemoryBytes int64
 	// Progress, when set, is called from Next (on the reader's goroutine)
 	// after each batch and after each file.
@@ -66,6 +68,13 @@ type ScanProgress struct {
 // reader early, stops every worker and releases every batch not yet read;
 // no goroutine outlives Release.
 func ScanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions) (array.RecordReader, error) {
+	return scanFiles(ctx, tasks, opts, newBudget(opts.MemoryBytes), nil)
+}
+
+// scanFiles is [ScanFiles] with the budget b of opts.MemoryBytes, which
+// the scan's equality key sets may hold bytes of ([deleteCache]); done,
+// when set, is called once the scan has ended and every worker returned.
+func scanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions, b *budget, done func()) (array.RecordReader, error) {
 	var read *arrow.Schema
 	if len(tasks) > 0 {
 		if tasks[0].Options.ReadSchema == nil {
@@ -87,8 +96,9 @@ func ScanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions) (array.R
 		schema:  read,
 		results: make([]chan scanItem, len(tasks)),
 		sizes:   make([]int64, len(tasks)),
-		budget:  newBudget(opts.MemoryBytes),
+		budget:  b,
 		onProg:  opts.Progress,
+		done:    done,
 		prog:    ScanProgress{FilesTotal: len(tasks), Started: time.Now()},
 	}
 	for i := range s.results {
@@ -118,6 +128,7 @@ type scanReader struct {
 	cur     scanItem
 	err     error
 	budget  *budget
+	done    func()
 	wg      sync.WaitGroup
 	once    sync.Once
 }
@@ -225,6 +236,10 @@ func (s *scanReader) stop() {
 				}
 			}
 		}
+		s.budget.unpin()
+		if s.done != nil {
+			s.done()
+		}
 	})
 }
 
@@ -293,16 +308,19 @@ func (s *scanReader) Record() arrow.RecordBatch { return s.cur.rec }
 
 func (s *scanReader) Err() error { return s.err }
 
-// budget bounds the bytes of batches decoded but not yet read. The file at
-// the head of the order passes when it has no batch waiting, so the scan
-// cannot deadlock.
+// budget bounds the bytes of batches decoded but not yet read, and of the
+// equality key sets the scan holds (pinned, for the scan's life). The file
+// at the head of the order passes when it has no batch waiting, so the scan
+// cannot deadlock; pinned bytes never wait, they fail when over the limit
+// ([budget.pin]), so the head still passes when they are within it.
 type budget struct {
-	mu    sync.Mutex
-	cond  *sync.Cond
-	used  int64
-	peak  int64 // highest used, for tests and diagnostics
-	limit int64
-	head  int64 // index of the task being read, read atomically
+	mu     sync.Mutex
+	cond   *sync.Cond
+	used   int64 // pinned included
+	pinned int64
+	peak   int64 // highest used, for tests and diagnostics
+	limit  int64
+	head   int64 // index of the task being read, read atomically
 }
 
 func newBudget(limit int64) *budget {
@@ -340,6 +358,36 @@ func (b *budget) peakBytes() int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.peak
+}
+
+// fits reports whether n more pinned bytes would stay within the limit
+// (always, without one), and the bytes pinned now.
+func (b *budget) fits(n int64) (ok bool, pinned, limit int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.limit <= 0 || b.pinned+n <= b.limit, b.pinned, b.limit
+}
+
+// pin holds n bytes until the scan ends, unless they do not fit.
+func (b *budget) pin(n int64) (ok bool, pinned, limit int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.limit > 0 && b.pinned+n > b.limit {
+		return false, b.pinned, b.limit
+	}
+	b.pinned += n
+	b.used += n
+	b.peak = max(b.peak, b.used)
+	return true, b.pinned, b.limit
+}
+
+// unpin releases every pinned byte (the scan has ended).
+func (b *budget) unpin() {
+	b.mu.Lock()
+	b.used -= b.pinned
+	b.pinned = 0
+	b.mu.Unlock()
+	b.cond.Broadcast()
 }
 
 func (b *budget) release(n int64) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
@@ -545,10 +547,29 @@ func (t *Table) MayMatch(i int) bool { return TaskMayMatch(t.Files[i].Task, t.fi
 // fsys concurrently and yields their batches in task order, as [ScanFiles]
 // does; every task must have the same read schema. Deletes are applied as
 // [ReadTask] applies them; the key set of a set of equality delete files is
-// built once and shared by the tasks it applies to.
+// built once and shared by the tasks it applies to. The key sets count
+// against opts.MemoryBytes for the scan's life (their estimated size: see
+// [KeySetBudgetError]); sets that alone exceed it fail the scan with a
+// [*KeySetBudgetError].
 func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
 	files := make([]FileTask, 0, len(tasks))
-	cache := &deleteCache{}
+	mem := topts.Allocator
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	cols := 1
+	if len(tasks) > 0 && tasks[0].ReadSchema != nil {
+		cols += len(tasks[0].ReadSchema.Fields)
+	}
+	// The survivors of deleted rows are copied into buffers of the batches
+	// already released, by every file of the scan: three per column
+	// (validity, values or offsets, string bytes) of the four batches a
+	// file being read holds at once, for each worker.
+	cache := &deleteCache{budget: newBudget(opts.MemoryBytes), pool: recycle.New(mem, 3*4*cols*workers)}
 	for _, task := range tasks {
 		o, err := taskOptions(fsys, task, topts, cache)
 		if err != nil {
@@ -573,7 +594,7 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 	if len(files) == 0 && len(tasks) > 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(tasks[0].ReadSchema), nil)
 	}
-	return ScanFiles(ctx, files, opts)
+	return scanFiles(ctx, files, opts, cache.budget, cache.pool.Close)
 }
 
 // Plan builds the projection plan of one of the table's files (index into

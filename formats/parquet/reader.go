@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -45,7 +46,7 @@ type selNode struct {
 type BatchReader struct {
 	f       *File
 	mem     memory.Allocator
-	pool    *recycler // mem: buffers of released batches are reused
+	pool    *recycle.Pool // mem: buffers of released batches are reused
 	rows    int
 	schema  *arrow.Schema
 	top     []*selNode
@@ -96,7 +97,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 			left += f.meta.RowGroups[i].NumRows
 		}
 	}
-	pool := newRecycler(mem, 0)
+	pool := recycle.New(mem, 0)
 	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left}
 	byCol := map[int]*leafReader{}
 	top := childIndex(f.lroot)
@@ -113,7 +114,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		br.top = append(br.top, sn)
 	}
 	// Enough for the buffers of about two batches in flight.
-	pool.keep = 8 + 8*len(br.readers)
+	pool.SetKeep(8 + 8*len(br.readers))
 	if br.left > 0 && len(br.readers) > 0 {
 		pf, err := f.pqFileOnce()
 		if err != nil {
@@ -149,7 +150,7 @@ func (br *BatchReader) leafFor(ln *lnode, byCol map[int]*leafReader) (*leafReade
 	if lr := byCol[col]; lr != nil {
 		return lr, nil
 	}
-	lr := &leafReader{f: br.f, ln: ln, conv: ln.conv, col: col, mem: br.mem, dataMem: br.pool.mem,
+	lr := &leafReader{f: br.f, ln: ln, conv: ln.conv, col: col, mem: br.mem, dataMem: br.pool.Parent(),
 		maxDef: byte(ln.phys.defLevel), maxRep: byte(ln.phys.repLevel)}
 	// Flat top-level leaves build their validity while reading; every other
 	// leaf keeps its levels for the assembly of its ancestors.
@@ -331,6 +332,6 @@ func (br *BatchReader) Close() error {
 	for _, lr := range br.readers {
 		lr.close()
 	}
-	br.pool.close()
+	br.pool.Close()
 	return nil
 }

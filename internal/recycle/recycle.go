@@ -1,4 +1,7 @@
-package parquet
+// Package recycle is an Arrow allocator that reuses the buffers of released
+// batches: formats/parquet's batch readers and the reader's delete filter
+// build their batches with it.
+package recycle
 
 import (
 	"sync"
@@ -6,11 +9,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// recycleMinBytes is the smallest buffer (bytes) a batch reader keeps for
+// MinBytes is the smallest buffer (bytes) a Pool keeps for
 // reuse; smaller ones are cheap to allocate.
-const recycleMinBytes = 4 << 10
+const MinBytes = 4 << 10
 
-// recycler is the allocator a batch reader builds its Arrow buffers with. It
+// Pool is the allocator a batch reader builds its Arrow buffers with. It
 // hands out buffers of the caller's allocator and takes them back when the
 // caller releases a batch, so that a file read batch after batch reuses the
 // buffers of the batches already released instead of allocating (and, with
@@ -19,11 +22,10 @@ const recycleMinBytes = 4 << 10
 // kept ones when the reader is closed, the others when their batches are
 // released.
 //
-// A reused buffer is not zeroed. Every byte of a buffer this package
-// allocates is written before the batch is handed out (validity bitmaps
-// are cleared explicitly), so it never hands memory to code that expects
-// zeros.
-type recycler struct {
+// A reused buffer is not zeroed: a user of a Pool writes every byte of a
+// buffer before the batch is handed out (validity bitmaps cleared
+// explicitly), so it never hands memory to code that expects zeros.
+type Pool struct {
 	mem    memory.Allocator
 	mu     sync.Mutex
 	free   [][]byte // full-length buffers (len == cap == the size allocated)
@@ -31,15 +33,22 @@ type recycler struct {
 	closed bool
 }
 
-func newRecycler(mem memory.Allocator, keep int) *recycler {
-	return &recycler{mem: mem, keep: keep}
+// New returns a Pool of buffers of mem keeping at most keep of them.
+func New(mem memory.Allocator, keep int) *Pool {
+	return &Pool{mem: mem, keep: keep}
 }
+
+// SetKeep sets the most buffers kept (before the pool is shared).
+func (p *Pool) SetKeep(keep int) { p.keep = keep }
+
+// Parent returns the caller's allocator the buffers come from.
+func (p *Pool) Parent() memory.Allocator { return p.mem }
 
 // Allocate implements memory.Allocator: the smallest kept buffer of at
 // least size bytes (and at most twice size), or a new one. The returned
 // slice has length size; its capacity is the whole buffer.
-func (p *recycler) Allocate(size int) []byte {
-	if size >= recycleMinBytes {
+func (p *Pool) Allocate(size int) []byte {
+	if size >= MinBytes {
 		p.mu.Lock()
 		best := -1
 		for i, b := range p.free {
@@ -63,7 +72,7 @@ func (p *recycler) Allocate(size int) []byte {
 }
 
 // Reallocate implements memory.Allocator.
-func (p *recycler) Reallocate(size int, b []byte) []byte {
+func (p *Pool) Reallocate(size int, b []byte) []byte {
 	if cap(b) >= size {
 		return b[:size]
 	}
@@ -76,9 +85,9 @@ func (p *recycler) Reallocate(size int, b []byte) []byte {
 // Free implements memory.Allocator: keeps the buffer for reuse, or gives it
 // back to the caller's allocator when enough are kept or the reader is
 // closed.
-func (p *recycler) Free(b []byte) {
+func (p *Pool) Free(b []byte) {
 	b = b[:cap(b)]
-	if len(b) >= recycleMinBytes {
+	if len(b) >= MinBytes {
 		p.mu.Lock()
 		if !p.closed && len(p.free) < p.keep {
 			p.free = append(p.free, b)
@@ -90,9 +99,9 @@ func (p *recycler) Free(b []byte) {
 	p.mem.Free(b)
 }
 
-// close gives every kept buffer back; buffers still in use go back when
+// Close gives every kept buffer back; buffers still in use go back when
 // their batches are released.
-func (p *recycler) close() {
+func (p *Pool) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true

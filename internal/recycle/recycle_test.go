@@ -1,4 +1,4 @@
-package parquet
+package recycle
 
 import (
 	"testing"
@@ -6,10 +6,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-func TestRecyclerReusesAndReturns(t *testing.T) {
+func TestPoolReusesAndReturns(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	p := newRecycler(mem, 2)
+	p := New(mem, 2)
 	a := p.Allocate(10000)
 	if len(a) != 10000 {
 		t.Fatalf("len %d, want 10000", len(a))
@@ -43,7 +43,7 @@ func TestRecyclerReusesAndReturns(t *testing.T) {
 	}
 	// Kept buffers go back on close; a buffer freed after close too.
 	d := p.Allocate(20000)
-	p.close()
+	p.Close()
 	if got := mem.CurrentAlloc(); got != 20000 {
 		t.Fatalf("%d bytes after close, want 20000", got)
 	}
