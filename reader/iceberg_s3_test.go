@@ -26,9 +26,17 @@ import (
 // addressing, anonymous credentials), plus a counter of GET requests.
 func s3Fake(t *testing.T) (*blob.FS, *atomic.Int64) {
 	t.Helper()
+	return s3FakeBuckets(t, "lake")
+}
+
+// s3FakeBuckets is s3Fake with the named buckets, each at s3://<name>.
+func s3FakeBuckets(t *testing.T, names ...string) (*blob.FS, *atomic.Int64) {
+	t.Helper()
 	backend := s3mem.New()
-	if err := backend.CreateBucket("lake"); err != nil {
-		t.Fatal(err)
+	for _, n := range names {
+		if err := backend.CreateBucket(n); err != nil {
+			t.Fatal(err)
+		}
 	}
 	faker := gofakes3.New(backend)
 	var gets atomic.Int64
@@ -46,19 +54,27 @@ func s3Fake(t *testing.T) (*blob.FS, *atomic.Int64) {
 		Region:       "us-east-1",
 		Credentials:  aws.AnonymousCredentials{},
 	})
-	b, err := s3blob.OpenBucket(context.Background(), client, "lake", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
 	fsys := blob.New()
-	fsys.SetBucket("s3://lake", b)
+	for _, n := range names {
+		b, err := s3blob.OpenBucket(context.Background(), client, n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		fsys.SetBucket("s3://"+n, b)
+	}
 	t.Cleanup(func() { fsys.Close() })
 	return fsys, &gets
 }
 
 // upload copies the local folder dir to s3://lake/<key>/.
 func upload(t *testing.T, fsys *blob.FS, dir, key string) {
+	t.Helper()
+	uploadTo(t, fsys, dir, "s3://lake/"+key)
+}
+
+// uploadTo copies the local folder dir to the URL prefix url.
+func uploadTo(t *testing.T, fsys *blob.FS, dir, url string) {
 	t.Helper()
 	ctx := context.Background()
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
@@ -70,7 +86,7 @@ func upload(t *testing.T, fsys *blob.FS, dir, key string) {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		return fsys.WriteAll(ctx, "s3://lake/"+key+"/"+filepath.ToSlash(rel), b)
+		return fsys.WriteAll(ctx, url+"/"+filepath.ToSlash(rel), b)
 	})
 	if err != nil {
 		t.Fatal(err)

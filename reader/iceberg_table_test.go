@@ -40,7 +40,10 @@ type tableCase struct {
 	name   string
 	target string // under the real folder
 	opts   reader.TableOptions
-	rows   []string // sorted JSON lines
+	// allow, under the real folder, is added to opts.AllowPaths: a table
+	// whose metadata names files outside its own folder.
+	allow string
+	rows  []string // sorted JSON lines
 	// check, when set, replaces the comparison with rows.
 	check func(t *testing.T, rows []string)
 }
@@ -49,7 +52,11 @@ func runTableCases(t *testing.T, cases []tableCase) {
 	real := testutil.RealDir(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := tableRows(t, real+"/"+tc.target, tc.opts, false)
+			opts := tc.opts
+			if tc.allow != "" {
+				opts.AllowPaths = append(append([]string(nil), opts.AllowPaths...), real+"/"+tc.allow)
+			}
+			got := tableRows(t, real+"/"+tc.target, opts, false)
 			if tc.check != nil {
 				tc.check(t, got)
 				return
@@ -85,8 +92,12 @@ func TestIcebergTablesDuckDB(t *testing.T) {
 		},
 		{
 			// The data file has no field ids; the table's name mapping
-			// (nested for the map, list and struct) assigns them.
+			// (nested for the map, list and struct) assigns them. It was
+			// added from outside the table folder (warehouse/example), so
+			// the read allows that folder (TestConfinedRealTable: refused
+			// without).
 			name: "column_mapping", target: p + "column_mapping/warehouse/default.db/my_table",
+			allow: p + "column_mapping/warehouse/example",
 			rows: []string{
 				`{"id":1,"name":"Alice","age":25,"attributes":{"height":"5.5","weight":"130"},"scores":[85,90],"profile":{"email":"alice@example.com","verified":true}}`,
 				`{"id":2,"name":"Bob","age":30,"attributes":{"height":"6.0","weight":"180"},"scores":[78,82,88],"profile":{"email":"bob@example.com","verified":false}}`,

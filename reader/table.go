@@ -49,7 +49,18 @@ var (
 // TableOptions configure [OpenTable].
 type TableOptions struct {
 	// FS is the storage (nil: the local file system, storage.OSFS).
+	// OpenTable wraps it in [storage.Confine]: every path the table's
+	// metadata names (manifests, data and delete files, Paimon external
+	// paths), after path rewrites, must lie inside the table's own folder
+	// or URL prefix or inside one of AllowPaths, and a stored URL may not
+	// carry a query; a refused path is an error matching
+	// [storage.ErrPathNotAllowed] (class lakecat.ErrPermission).
 	FS storage.FS
+	// AllowPaths are the folders or URL prefixes ("s3://bucket/data",
+	// "/mnt/warehouse/shared") outside the table's location that its
+	// metadata may name too: Iceberg's write.data.path, Paimon's
+	// data-file.external-paths, an Iceberg PathMap target elsewhere.
+	AllowPaths []string
 	// SnapshotID reads that snapshot (Iceberg, Paimon) with the schema it
 	// was written with (Iceberg) instead of the current one.
 	SnapshotID *int64
@@ -238,6 +249,7 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	if opts.FS == nil {
 		opts.FS = storage.OSFS{}
 	}
+	opts.FS = storage.Confine(opts.FS, tableRoot(location), opts.AllowPaths)
 	format, err := table.Detect(ctx, opts.FS, location)
 	if err != nil {
 		return nil, err
@@ -671,4 +683,20 @@ func partitionValue(t schema.Type, v any) string {
 		return str
 	}
 	return string(b)
+}
+
+// tableRoot returns the folder of the table at location: location itself,
+// or for an Iceberg metadata file named directly its folder, and the
+// parent of that folder when it is "metadata" (as iceberg.FindMetadata
+// roots it). A location opened from inside its metadata folder is rooted
+// at the table folder too.
+func tableRoot(location string) string {
+	root := strings.TrimSuffix(location, "/")
+	if strings.HasSuffix(root, ".metadata.json") || strings.HasSuffix(root, ".metadata.json.gz") {
+		root = storage.ParentDir(root)
+	}
+	if storage.BaseName(root) == "metadata" {
+		root = storage.ParentDir(root)
+	}
+	return root
 }

@@ -36,7 +36,9 @@ type TaskOptions struct {
 // file's schema (task.FileSchema, the file's ids or task.NameMapping; see
 // [ResolveFileSchema]), builds the projection plan to task.ReadSchema and
 // yields the rows of the task's row groups in the read schema's Arrow form.
-// The file is closed when the reader is released.
+// The file is closed when the reader is released. fsys is used as given:
+// a task from elsewhere is confined to its table by passing
+// storage.Confine(fsys, tableLocation, allowed), as [OpenTable] does.
 //
 // The task's delete files (task.Deletes) are applied unless
 // opts.IgnoreDeletes (Iceberg spec, "Row-level Deletes"): they are read when

@@ -18,7 +18,7 @@
 //	4    unsupported feature (lakecat.ErrUnsupported)
 //	5    incompatible schema or missing required field (lakecat.ErrIncompatibleSchema, lakecat.ErrMissingRequiredField)
 //	6    not found (lakecat.ErrNotFound: a file, table, snapshot or column)
-//	7    permission denied (lakecat.ErrPermission: credentials refused by a catalog or store)
+//	7    permission denied (lakecat.ErrPermission: credentials refused by a catalog or store, a table path outside the allowed locations)
 //	8    conflict (lakecat.ErrConflict: a commit lost to a concurrent change, or its outcome unknown)
 //	9    unavailable (lakecat.ErrUnavailable: a service still failing after the last retry)
 //	130  canceled (interrupt or SIGTERM; lakecat.ErrCanceled)

@@ -30,6 +30,7 @@ type tableFlags struct {
 	SchemaID      optInt64
 	Branch        string
 	PathMap       []string
+	AllowPaths    []string
 	IgnoreDeletes bool
 	Raw           bool
 	IgnoreLogs    bool
@@ -50,6 +51,7 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 	fl.Var(&t.SchemaID, "schema-id", "Paimon: read with schema-N instead of the latest")
 	fl.StringVar(&t.Branch, "branch", "", "Paimon: read this branch")
 	fl.StringArrayVar(&t.PathMap, "path-map", nil, "rewrite stored data file paths: OLD=NEW (repeatable; longest OLD wins)")
+	fl.StringArrayVar(&t.AllowPaths, "allow-path", nil, "let the table's metadata name files under this folder or URL prefix too, outside the table's own location (repeatable)")
 	fl.BoolVar(&t.IgnoreDeletes, "ignore-deletes", false, "read the rows as stored, without applying delete files (deleted rows are returned)")
 	fl.BoolVar(&t.Raw, "raw", false, "Paimon primary-key table: read every stored row with its system columns")
 	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only")
@@ -165,7 +167,7 @@ func knownScheme(url string) bool {
 
 // set reports whether any table flag was given.
 func (t *tableFlags) set() bool {
-	return t.SnapshotID.set || t.AsOf != "" || t.SchemaID.set || t.Branch != "" || len(t.PathMap) > 0 ||
+	return t.SnapshotID.set || t.AsOf != "" || t.SchemaID.set || t.Branch != "" || len(t.PathMap) > 0 || len(t.AllowPaths) > 0 ||
 		t.IgnoreDeletes || t.Raw || t.IgnoreLogs || t.Workers != 0 || t.Memory != "" || t.TimeZone != "" || t.NoRebase
 }
 
@@ -203,6 +205,12 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		}
 		o.Iceberg.PathMap = append(o.Iceberg.PathMap, rule)
 	}
+	for _, p := range t.AllowPaths {
+		if p == "" {
+			return o, usageError{fmt.Errorf("--allow-path: want a folder or URL prefix, not an empty string")}
+		}
+	}
+	o.AllowPaths = t.AllowPaths
 	if t.TimeZone != "" {
 		loc, err := time.LoadLocation(t.TimeZone)
 		if err != nil {

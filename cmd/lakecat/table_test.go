@@ -27,16 +27,32 @@ func TestCatTableFlags(t *testing.T) {
 	if code != exitOK || errOut != "" || out != "i\n1\n" {
 		t.Errorf("cat --snapshot-id: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	// Re-rooting off: the hdfs:// paths do not exist, until --path-map
-	// rewrites them.
+	// Re-rooting off: the hdfs:// paths lie outside the table's folder
+	// (refused, exit 7), until --path-map rewrites them into it.
 	_, errOut, code = runCLI(t, "cat", tbl, "--no-rebase")
-	if code != exitNotFound || !strings.Contains(errOut, "hdfs://localhost:20500/test-warehouse/iceberg_v3_default_value_avro/metadata/snap-") {
+	if code != exitPermission || !strings.Contains(errOut, "hdfs://localhost:20500/test-warehouse/iceberg_v3_default_value_avro/metadata/snap-") ||
+		!strings.Contains(errOut, "outside the table location") {
 		t.Errorf("cat --no-rebase: code %d, stderr %q", code, errOut)
 	}
 	out, errOut, code = runCLI(t, "cat", tbl, "--no-rebase", "--format", "csv",
 		"--path-map", "hdfs://localhost:20500/test-warehouse/iceberg_v3_default_value_avro/="+tbl+"/")
 	if code != exitOK || errOut != "" || out != "i,j\n2,2\n1,-1\n" {
 		t.Errorf("cat --path-map: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	// DuckDB's column_mapping table names a data file outside its folder:
+	// refused (exit 7, naming the file and the rule) until --allow-path
+	// names that folder.
+	cm := real + "/duckdb-iceberg/data/persistent/column_mapping/warehouse"
+	_, errOut, code = runCLI(t, "cat", cm+"/default.db/my_table", "--columns", "id")
+	if code != exitPermission || !strings.Contains(errOut, cm+"/example/mock_data.parquet: outside the table location and every allowed prefix") {
+		t.Errorf("cat outside: code %d, stderr %q", code, errOut)
+	}
+	out, errOut, code = runCLI(t, "cat", cm+"/default.db/my_table", "--columns", "id", "--format", "csv", "--allow-path", "/nowhere", "--allow-path", cm+"/example")
+	if code != exitOK || strings.Contains(errOut, "error") || out != "id\n1\n2\n3\n" {
+		t.Errorf("cat --allow-path: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	if _, errOut, code = runCLI(t, "cat", cm+"/default.db/my_table", "--allow-path", ""); code != exitUsage || !strings.Contains(errOut, "--allow-path") {
+		t.Errorf("cat --allow-path '': code %d, stderr %q", code, errOut)
 	}
 	// A snapshot with delete files is read with the deletes applied, or
 	// as stored with a warning.

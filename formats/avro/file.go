@@ -52,9 +52,67 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	for _, o := range opts {
 		o(&c)
 	}
+	f, as, err := openHeader(r, size, c.name)
+	if err != nil {
+		return nil, err
+	}
+	f.schema, f.nodes, err = convertSchema(as)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.name, err)
+	}
+	return f, nil
+}
+
+// CheckContainer reads the whole Avro object container file r of size
+// bytes, named name in errors, under this package's caps without decoding a
+// record: the header (at most 16 MiB), then every block's header, sync
+// marker and decompressed bytes (at most 64 MiB a block, compressed or
+// decompressed, and no more records than those bytes can hold). A decoder
+// without such caps (hamba/avro, which the table readers use for
+// manifests) can then read the same bytes without being asked for more.
+// Errors match [ErrCorrupt], or [ErrUnsupported] for an unknown codec.
+func CheckContainer(r io.ReaderAt, size int64, name string) error {
+	f, _, err := openHeader(r, size, name)
+	if err != nil {
+		return err
+	}
+	var raw []byte
+	var zd *zstd.Decoder
+	defer func() {
+		if zd != nil {
+			zd.Close()
+		}
+	}()
+	for off := f.dataOff; off < f.size; {
+		cnt, size, hdr, err := f.blockHeader(off)
+		if err != nil {
+			return err
+		}
+		raw = grow(raw, int(size)+16)
+		if _, err := f.r.ReadAt(raw, off+int64(hdr)); err != nil && err != io.EOF {
+			return fmt.Errorf("avro: %s: %w", f.name, err)
+		}
+		if !bytes.Equal(raw[size:], f.sync[:]) {
+			return corruptf(f.name, off+int64(hdr)+size, "block", "sync marker does not match the header's")
+		}
+		n, err := f.decodedLen(off, raw[:size], &zd)
+		if err != nil {
+			return err
+		}
+		if cnt > n/int64(f.recMin) {
+			return corruptf(f.name, off, "block", "%d records cannot fit in %d bytes", cnt, n)
+		}
+		off += int64(hdr) + size + 16
+	}
+	return nil
+}
+
+// openHeader reads the header of Open and parses its Avro schema.
+func openHeader(r io.ReaderAt, size int64, name string) (*File, avro.Schema, error) {
+	c := config{name: name}
 	f := &File{r: r, size: size, name: c.name, numRows: -1}
 	if size < int64(len(Magic))+1+16 {
-		return nil, corruptf(c.name, 0, "magic", "file of %d bytes is too short for an Avro container", size)
+		return nil, nil, corruptf(c.name, 0, "magic", "file of %d bytes is too short for an Avro container", size)
 	}
 	// Read the header in growing chunks until it parses (the schema JSON
 	// may be large), up to maxHeaderBytes.
@@ -63,10 +121,10 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		n = min(n, size, maxHeaderBytes)
 		b := make([]byte, n)
 		if _, err := r.ReadAt(b, 0); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("avro: %s: reading header: %w", c.name, err)
+			return nil, nil, fmt.Errorf("avro: %s: reading header: %w", c.name, err)
 		}
 		if string(b[:4]) != Magic {
-			return nil, corruptf(c.name, 0, "magic", "magic %q, want %q", b[:4], Magic)
+			return nil, nil, corruptf(c.name, 0, "magic", "magic %q, want %q", b[:4], Magic)
 		}
 		err := f.parseHeader(b)
 		if err == nil {
@@ -74,27 +132,23 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		}
 		if err != errShort || n == size || n == maxHeaderBytes {
 			if err == errShort && n == maxHeaderBytes {
-				return nil, corruptf(c.name, 0, "header", "header larger than the %d-byte cap", maxHeaderBytes)
+				return nil, nil, corruptf(c.name, 0, "header", "header larger than the %d-byte cap", maxHeaderBytes)
 			}
-			return nil, corruptf(c.name, 4, "header", "%v", err)
+			return nil, nil, corruptf(c.name, 4, "header", "%v", err)
 		}
 		n *= 4
 	}
 	switch f.codec {
 	case "", "null", "deflate", "snappy", "zstandard", "bzip2":
 	default:
-		return nil, unsupportedf("%s: codec %q", c.name, f.codec)
+		return nil, nil, unsupportedf("%s: codec %q", c.name, f.codec)
 	}
 	as, err := avro.ParseWithCache(string(f.meta["avro.schema"]), "", &avro.SchemaCache{})
 	if err != nil {
-		return nil, corruptf(c.name, 4, "schema", "%v", err)
-	}
-	f.schema, f.nodes, err = convertSchema(as)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.name, err)
+		return nil, nil, corruptf(c.name, 4, "schema", "%v", err)
 	}
 	f.recMin = max(minBytes(as, 0), 1)
-	return f, nil
+	return f, as, nil
 }
 
 // parseHeader reads the metadata map and the sync marker from b, which
@@ -283,6 +337,57 @@ func (f *File) decompress(off int64, data, dst []byte, zd **zstd.Decoder) ([]byt
 		return out, nil
 	}
 	return nil, unsupportedf("codec %q", f.codec)
+}
+
+// decodedLen returns the decompressed length of the block at off, data
+// being its compressed bytes, streaming the decompression into nothing so
+// that checking a block of up to maxBlockBytes costs a few buffers (for
+// Snappy the length its preamble states, which is what a decoder
+// allocates).
+func (f *File) decodedLen(off int64, data []byte, zd **zstd.Decoder) (int64, error) {
+	var r io.Reader
+	switch f.codec {
+	case "", "null":
+		return int64(len(data)), nil
+	case "deflate":
+		r = flate.NewReader(bytes.NewReader(data))
+	case "bzip2":
+		r = bzip2.NewReader(bytes.NewReader(data))
+	case "snappy":
+		if len(data) < 4 {
+			return 0, corruptf(f.name, off, "block", "snappy block of %d bytes", len(data))
+		}
+		n, err := s2.DecodedLen(data[:len(data)-4])
+		if err != nil {
+			return 0, corruptf(f.name, off, "block", "snappy: %v", err)
+		}
+		if n > maxBlockBytes {
+			return 0, corruptf(f.name, off, "block", "snappy: decoded length %d over the %d-byte cap", n, maxBlockBytes)
+		}
+		return int64(n), nil
+	case "zstandard":
+		if *zd == nil {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxBlockBytes))
+			if err != nil {
+				return 0, err
+			}
+			*zd = d
+		}
+		if err := (*zd).Reset(bytes.NewReader(data)); err != nil {
+			return 0, corruptf(f.name, off, "block", "zstandard: %v", err)
+		}
+		r = *zd
+	default:
+		return 0, unsupportedf("codec %q", f.codec)
+	}
+	n, err := io.Copy(io.Discard, io.LimitReader(r, maxBlockBytes+1))
+	if err == nil && n > maxBlockBytes {
+		err = fmt.Errorf("decompressed block over the %d-byte cap", maxBlockBytes)
+	}
+	if err != nil {
+		return 0, corruptf(f.name, off, "block", "%s: %v", f.codec, err)
+	}
+	return n, nil
 }
 
 func grow(b []byte, n int) []byte {

@@ -10,10 +10,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hamba/avro/v2/ocf"
-
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table/internal/avrorec"
 )
 
 // ErrNotHudi is matched by the error for a folder without .hoodie/hoodie.properties.
@@ -147,7 +146,7 @@ func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
 				err = fmt.Errorf("%w: avro decoder failed: %v", ErrCorruptTimeline, r)
 			}
 		}()
-		dec, err := ocf.NewDecoder(bytes.NewReader(data))
+		dec, err := avrorec.NewDecoder(data, "instant")
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
 		}

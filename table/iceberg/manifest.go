@@ -66,12 +66,22 @@ type ManifestFile struct {
 	AddedSnapshotID int64
 }
 
+// newOCFDecoder reads r whole and returns its hamba/avro decoder once the
+// container passed avrorec.NewDecoder's bounded check.
+func newOCFDecoder(r io.Reader, name string) (*ocf.Decoder, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return avrorec.NewDecoder(data, name)
+}
+
 // DecodeManifestList decodes a manifest list (an Avro object container file
 // in format v1, v2 or v3), using the writer schema in the file's header.
 // Errors match [ErrCorruptManifest].
 func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
 	defer recoverCorrupt(&err)
-	dec, err := ocf.NewDecoder(r)
+	dec, err := newOCFDecoder(r, "manifest list")
 	if err != nil {
 		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
 	}
@@ -157,7 +167,7 @@ type ManifestHeader struct {
 // specFieldIDs by position. Errors match [ErrCorruptManifest].
 func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []ManifestEntry, err error) {
 	defer recoverCorrupt(&err)
-	dec, err := ocf.NewDecoder(r)
+	dec, err := newOCFDecoder(r, "manifest")
 	if err != nil {
 		return hdr, nil, fmt.Errorf("%w: manifest: %v", ErrCorruptManifest, err)
 	}

@@ -8,10 +8,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/hamba/avro/v2/ocf"
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/formats/orc"
+	"github.com/lakecat/lakecat/table/internal/avrorec"
 )
 
 // ErrCorruptManifest is matched by errors for manifest lists, manifests and
@@ -40,7 +40,7 @@ func readAvroRecords(data []byte) (out []map[string]any, err error) {
 			err = fmt.Errorf("%w: avro decoder failed: %v", ErrCorruptManifest, r)
 		}
 	}()
-	dec, err := ocf.NewDecoder(bytes.NewReader(data))
+	dec, err := avrorec.NewDecoder(data, "manifest")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptManifest, err)
 	}
