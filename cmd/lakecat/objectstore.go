@@ -9,11 +9,15 @@ import (
 
 // objectStore returns the storage of an object-store URL (s3://, gs://,
 // azblob://, file://) and the URL without its driver query
-// (?region=…&endpoint=…), which the storage keeps.
+// (?region=…&endpoint=…), which the storage keeps. Reads are retried on
+// transient errors (storage.RetryFS with its default policy: 4 tries,
+// backoff from 50 ms), so one dropped connection does not fail a command;
+// commits are not retried (a retried create could report its own success
+// as a lost race).
 func objectStore(url string) (storage.FS, string, error) {
 	if !knownScheme(url) {
 		return nil, "", unsupportedScheme(url)
 	}
 	bfs := blob.New()
-	return bfs, bfs.StripQuery(url), nil
+	return storage.RetryFS(bfs, storage.RetryPolicy{}), bfs.StripQuery(url), nil
 }
