@@ -146,3 +146,14 @@ func TestHudiMissingBaseFile(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestEvolveHudiUnsupported: evolve refuses a Hudi table as unsupported
+// (exit 4); it exited 1, the code of a bug.
+func TestEvolveHudiUnsupported(t *testing.T) {
+	zp := filepath.Join(testutil.RealDir(t, "hudi-rs", "crates", "test", "data", "sample_table"), "cow", "v8_nonpartitioned.zip")
+	tbl := unzipTable(t, zp, "v8_nonpartitioned")
+	out, errOut, code := runCLI(t, "evolve", tbl, "--add", "x int", "--dry-run")
+	if code != exitUnsupported || out != "" || !strings.Contains(errOut, "hudi tables: evolve: table format cannot be evolved") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
