@@ -41,26 +41,7 @@ func readErr(t *testing.T, location string, opts reader.TableOptions) error {
 }
 
 // copyFolder copies the regular files under src to dst.
-func copyFolder(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func copyFolder(t *testing.T, src, dst string) { testutil.CopyTree(t, src, dst, nil) }
 
 // wantRefused checks that err is a refused path naming path.
 func wantRefused(t *testing.T, err error, path, rule string) {

@@ -11,30 +11,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/schema"
 )
 
 // copyTree copies the regular files under src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func copyTree(t *testing.T, src, dst string) { testutil.CopyTree(t, src, dst, nil) }
 
 // TestEvolveRoundTrip evolves a copy of the bundled table through six
 // changes with `lakecat evolve`, writes a new data file under the new
