@@ -97,6 +97,9 @@ type Task struct {
 	// position delete's file_path): table/iceberg resolves them with it
 	// the same way. Nil when no position delete applies.
 	Paths *PathResolution
+	// Hudi holds the log files of a Hudi merge-on-read file slice to
+	// merge onto the file (nil: none; see [HudiSlice]).
+	Hudi *HudiSlice
 }
 
 // PathResolution is the rules that turn a table's stored paths into paths
@@ -192,7 +195,7 @@ type DeleteFile struct {
 //	 "constants": [{"field-id": N, "value": <Iceberg single-value JSON of the read field's type>}],
 //	 "pos-field-id": N, "deleted-field-id": N, "spec-id": N, "sequence-number": N, "file-sequence-number": N,
 //	 "deletes": [DeleteFile, ...], "delete-schema": <Iceberg schema JSON>,
-//	 "paths": PathResolution}
+//	 "paths": PathResolution, "hudi": HudiSlice (see task_hudi.go)}
 //
 // Schemas are Iceberg schema JSON with lakecat's extension types
 // (schema.MarshalIcebergSchema), except a schema with list elements or map
@@ -227,6 +230,7 @@ type taskJSON struct {
 	Deletes            []DeleteFile    `json:"deletes,omitempty"`
 	DeleteSchema       json.RawMessage `json:"delete-schema,omitempty"`
 	Paths              *PathResolution `json:"paths,omitempty"`
+	Hudi               *hudiSliceJSON  `json:"hudi,omitempty"`
 }
 
 type constantJSON struct {
@@ -246,6 +250,9 @@ func (t Task) MarshalJSON() ([]byte, error) {
 		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, PosFieldID: t.PosFieldID, DeletedFieldID: t.DeletedFieldID, SpecID: t.SpecID,
 		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes, Paths: t.Paths}
 	var err error
+	if out.Hudi, err = marshalHudi(t.Hudi); err != nil {
+		return nil, fmt.Errorf("table: task %s: %w", t.Path, err)
+	}
 	if out.ReadSchema, out.ReadSchemaPaimon, err = marshalSchema(t.ReadSchema); err != nil {
 		return nil, fmt.Errorf("table: task %s: read schema: %w", t.Path, err)
 	}
@@ -315,6 +322,9 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("%w: no path, not one read schema, two file schemas or a negative row group", ErrInvalidTask)
 	}
 	var err error
+	if out.Hudi, err = unmarshalHudi(in.Hudi); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrInvalidTask, in.Path, err)
+	}
 	if out.ReadSchema, err = parseSchema(in.ReadSchema, in.ReadSchemaPaimon); err != nil {
 		return fmt.Errorf("%w: %s: read schema: %w", ErrInvalidTask, in.Path, err)
 	}
