@@ -78,6 +78,9 @@ type Options struct {
 	firstRowGroup, rowGroups int
 	// deletes are the task's delete files to apply, set by [ReadTask].
 	deletes *taskDeletes
+	// hudi is the Hudi file slice to merge onto the file, set by
+	// [ReadTask] (hudi_merge.go).
+	hudi *hudiRead
 }
 
 // Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its
@@ -92,6 +95,13 @@ type Options struct {
 // read schema's Arrow form ([schema.ToArrowSchema]); ctx is checked between
 // batches. Release it when done.
 func Open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (array.RecordReader, error) {
+	if opts.hudi != nil {
+		m, err := openHudiMerge(ctx, r, size, opts)
+		if err != nil {
+			return nil, withFile(opts.Name, err)
+		}
+		return m, nil
+	}
 	rr, err := open(ctx, r, size, opts)
 	if err != nil {
 		return nil, withFile(opts.Name, err)

@@ -38,8 +38,9 @@ var (
 	// read every stored row with its system columns.
 	ErrPrimaryKeyTable = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: primary-key table needs merge on read")
 	// ErrMergeOnRead is matched by the error for a Hudi table whose file
-	// slices have log files; set [HudiOptions.IgnoreLogs] to read base
-	// files only.
+	// slices' log files cannot be merged (a record merge mode or payload
+	// class the merge does not implement); set [HudiOptions.IgnoreLogs] to
+	// read base files only.
 	ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: merge-on-read table has log files")
 	// ErrListOnly is returned by [Table.Scan] for a table opened with
 	// [TableOptions.ListOnly].
@@ -169,7 +170,8 @@ type PaimonOptions struct {
 
 // HudiOptions are the options of a Hudi table read.
 type HudiOptions struct {
-	// IgnoreLogs reads a merge-on-read table's base files only.
+	// IgnoreLogs reads a merge-on-read table's base files only, as stored
+	// (without it their file slices' log files are merged onto them).
 	IgnoreLogs bool
 }
 
@@ -243,8 +245,10 @@ type Table struct {
 // and applied by the scan unless opts.IgnoreDeletes. It refuses, with an
 // error naming the table, a Paimon snapshot with deletion vectors
 // ([ErrDeleteFiles]) unless opts.IgnoreDeletes, a Paimon primary-key table
-// ([ErrPrimaryKeyTable]) unless opts.Paimon.Raw, and a Hudi table with log
-// files ([ErrMergeOnRead]) unless opts.Hudi.IgnoreLogs.
+// ([ErrPrimaryKeyTable]) unless opts.Paimon.Raw. A Hudi merge-on-read
+// table's log files are merged onto their base files (one task per file
+// slice, see [table.HudiSlice]) unless opts.Hudi.IgnoreLogs; a merge it
+// cannot plan is refused ([ErrMergeOnRead]).
 func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table, error) {
 	if opts.FS == nil {
 		opts.FS = storage.OSFS{}
@@ -570,6 +574,9 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 	// (validity, values or offsets, string bytes) of the four batches a
 	// file being read holds at once, for each worker.
 	cache := &deleteCache{budget: newBudget(opts.MemoryBytes), pool: recycle.New(mem, 3*4*cols*workers)}
+	if topts.MemoryBytes == 0 {
+		topts.MemoryBytes = opts.MemoryBytes
+	}
 	for _, task := range tasks {
 		o, err := taskOptions(fsys, task, topts, cache)
 		if err != nil {

@@ -29,6 +29,10 @@ type TaskOptions struct {
 	// Filter and Stats: see [Options].
 	Filter expr.Expr
 	Stats  *ScanStats
+	// MemoryBytes bounds the log records a Hudi file slice's merge holds
+	// (0: no bound); over it the read fails with [ErrMergeBudget].
+	// [ScanTasks] sets it to ScanOptions.MemoryBytes.
+	MemoryBytes int64
 }
 
 // ReadTask reads one planned task (table.Scan planning, possibly on another
@@ -64,7 +68,12 @@ func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOp
 		f.Close()
 		return nil, err
 	}
-	rr.(*fileReader).closer = f
+	switch x := rr.(type) {
+	case *fileReader:
+		x.closer = f
+	case *hudiMerge:
+		x.closer = f
+	}
 	return rr, nil
 }
 
@@ -95,7 +104,12 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 		deletes = &taskDeletes{fsys: fsys, files: task.Deletes, keys: task.DeleteSchema, dataPaths: paths, paths: task.Paths,
 			nameMapping: task.NameMapping, rules: rules, limits: opts.Limits, cache: cache}
 	}
+	var hr *hudiRead
+	if task.Hudi != nil {
+		hr = &hudiRead{fsys: fsys, slice: task.Hudi, budget: opts.MemoryBytes}
+	}
 	return Options{
+		hudi:    hr,
 		deletes: deletes,
 		Name:    task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
 		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,
