@@ -250,7 +250,7 @@ func openHudiMerge(ctx context.Context, r io.ReaderAt, size int64, opts Options)
 		mem = memory.DefaultAllocator
 	}
 	if opts.ReadSchema == nil {
-		return nil, fmt.Errorf("reader: a Hudi file slice needs a read schema")
+		return nil, fmt.Errorf("%s: reader: a Hudi file slice needs a read schema", opts.Name)
 	}
 	read := opts.ReadSchema
 	// The merge schema: the read schema, then the record key, the
@@ -284,7 +284,7 @@ func openHudiMerge(ctx context.Context, r io.ReaderAt, size int64, opts Options)
 	}
 	merge := &schema.Schema{ID: read.ID, Fields: fields}
 	if m.filter, err = bindFilter(opts.Filter, read); err != nil {
-		return nil, err
+		return nil, withFile(opts.Name, err)
 	}
 	inner := opts
 	inner.hudi, inner.Filter, inner.ReadSchema = nil, nil, merge
@@ -295,7 +295,7 @@ func openHudiMerge(ctx context.Context, r io.ReaderAt, size int64, opts Options)
 	}
 	if !sl.NoBase {
 		if opts.WriterSchema == nil {
-			return nil, fmt.Errorf("reader: a Hudi base file needs its writer schema")
+			return nil, fmt.Errorf("%s: reader: a Hudi base file needs its writer schema", opts.Name)
 		}
 		inner.WriterSchema = withKeyField(opts.WriterSchema, keyField)
 		rr, err := Open(ctx, r, size, inner)

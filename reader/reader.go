@@ -96,9 +96,10 @@ type Options struct {
 // batches. Release it when done.
 func Open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (array.RecordReader, error) {
 	if opts.hudi != nil {
+		// Its errors name the base or log file they come from.
 		m, err := openHudiMerge(ctx, r, size, opts)
 		if err != nil {
-			return nil, withFile(opts.Name, err)
+			return nil, err
 		}
 		return m, nil
 	}
