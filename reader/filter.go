@@ -477,6 +477,11 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	if f.skip != "" {
 		return FilePruning{Reason: f.skip, BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
 	}
+	if f.Task.Hudi != nil {
+		// A Hudi file slice: its log records may match whatever the base
+		// file's statistics say.
+		return FilePruning{MayMatch: true}, nil
+	}
 	o, err := taskOptions(t.opts.FS, f.Task, TaskOptions{Limits: t.opts.Limits, IgnoreDeletes: true}, nil)
 	if err != nil {
 		return FilePruning{}, err

@@ -16,6 +16,7 @@ import (
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/hudilog"
+	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
@@ -762,4 +763,54 @@ func (m *hudiMerge) Release() {
 	if m.closer != nil {
 		m.closer.Close()
 	}
+}
+
+// planHudiLogs builds the projection plan of a file slice without a base
+// file: that of its first data block of a completed instant, read in the
+// schema its instant wrote with (what `lakecat files` and `lakecat plan`
+// report for the slice).
+func planHudiLogs(ctx context.Context, fsys storage.FS, task table.Task, o Options) (*project.Plan, error) {
+	sl := task.Hudi
+	key := &schema.Field{ID: sl.KeyFieldID, Name: hudiKeyName, Type: schema.String}
+	for _, lf := range sl.LogFiles {
+		f, err := fsys.Open(ctx, lf.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", lf.Path, err)
+		}
+		lr := hudilog.NewReader(f, f.Size(), lf.Path, hudilog.Limits{})
+		for {
+			blk, err := lr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				f.Close()
+				return nil, err
+			}
+			if blk.Type != hudilog.AvroDataBlock && blk.Type != hudilog.ParquetDataBlock {
+				continue
+			}
+			var ws *schema.Schema
+			for _, in := range sl.Instants {
+				if in.Time == blk.Instant() {
+					ws = sl.Schemas[in.Schema]
+				}
+			}
+			if ws == nil {
+				continue
+			}
+			f.Close()
+			data := blk.Content
+			if blk.Type == hudilog.AvroDataBlock {
+				if data, _, err = hudilog.AvroContainer(blk, lf.Path); err != nil {
+					return nil, err
+				}
+			}
+			o.Name = fmt.Sprintf("%s (%s block at offset %d)", lf.Path, blk.Type, blk.Offset)
+			o.WriterSchema, o.hudi = withKeyField(ws, key), nil
+			return Plan(bytes.NewReader(data), int64(len(data)), o)
+		}
+		f.Close()
+	}
+	return nil, fmt.Errorf("%s: %w: no data block of a completed instant in the file slice's log files", task.Path, ErrCorruptLog)
 }

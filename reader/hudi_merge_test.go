@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/hudilog"
 	"github.com/lakecat/lakecat/internal/hudiwrite"
 	"github.com/lakecat/lakecat/internal/testutil"
@@ -362,5 +363,57 @@ func TestHudiMergeCorrupt(t *testing.T) {
 	m = writeMOR(t, props)
 	if err := read(m, reader.TableOptions{MemoryBytes: 64}); !errors.Is(err, reader.ErrMergeBudget) || !errors.Is(err, lakecat.ErrUnsupported) {
 		t.Errorf("budget: %v", err)
+	}
+}
+
+// TestHudiMergeFilter: a filter applies to the merged rows: k1's base row
+// (name "a") was updated to "a2", so name = 'a' selects nothing, and a
+// filter on the updated values selects the log records. A slice of log
+// files only has a plan (its first data block's).
+func TestHudiMergeFilter(t *testing.T) {
+	m := writeMOR(t, "hoodie.table.precombine.field=ts\nhoodie.compaction.payload.class=org.apache.hudi.common.model.DefaultHoodieRecordPayload\n")
+	for _, c := range []struct{ where, want string }{
+		{"name = 'a'", ""},
+		{"name = 'a2' or name = 'd'", `{"id":1,"name":"a2","ts":20,"score":null}` + "\n" + `{"id":4,"name":"d","ts":10,"score":null}`},
+		{"ts >= 70", `{"id":5,"name":"e2","ts":70,"score":1.5}` + "\n" + `{"id":6,"name":"f","ts":70,"score":2.5}`},
+	} {
+		e, err := expr.Parse(c.where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(scanTableRows(t, m.dir, reader.TableOptions{Filter: e}), "\n")
+		if got != c.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", c.where, got, c.want)
+		}
+	}
+	tbl, err := reader.OpenTable(context.Background(), m.dir, reader.TableOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tbl.Plan(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if got := p.ArrowSchema().String(); !strings.Contains(got, "score: type=float64") || !strings.Contains(got, "id: type=int32") {
+		t.Errorf("log-only slice plan: %s", got)
+	}
+}
+
+// TestHudiMergePrune: the statistics of a base file do not rule out its
+// file slice (its log records may match), and a slice of log files only is
+// not opened as a data file.
+func TestHudiMergePrune(t *testing.T) {
+	m := writeMOR(t, "hoodie.table.precombine.field=ts\n")
+	e, _ := expr.Parse("ts >= 70")
+	tbl, err := reader.OpenTable(context.Background(), m.dir, reader.TableOptions{Filter: e, ListOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tbl.Files {
+		pr, err := tbl.Prune(context.Background(), i)
+		if err != nil || !pr.MayMatch {
+			t.Errorf("file %d: %+v %v", i, pr, err)
+		}
 	}
 }

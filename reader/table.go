@@ -613,6 +613,9 @@ func (t *Table) Plan(ctx context.Context, i int) (*project.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.Task.Hudi != nil && f.Task.Hudi.NoBase {
+		return planHudiLogs(ctx, t.opts.FS, f.Task, o) // a Hudi file slice of log files only
+	}
 	r, size, closeFn, err := openTask(t.opts.FS, f.Path)(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/hudi"
 )
 
 type filesOptions struct {
@@ -31,8 +32,10 @@ the schema id it was written with (Paimon), which read columns it lacks
 files that apply to it (Iceberg: kind, record count and path, separated by
 "; ") and how many of its rows they delete where the metadata tells (a
 deletion vector or a position delete file for this file only; "?" when an
-equality delete or a shared position delete file applies). Each file's
-footer is read; no data is decoded.`,
+equality delete or a shared position delete file applies). A Hudi file
+slice's log files follow its base file, one row each with FORMAT HUDI-LOG,
+in the order they are merged. Each file's footer is read; no data is
+decoded.`,
 		Args: cobraArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Table = args[0]
@@ -106,6 +109,7 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 			}
 			fj.Lacks, fj.OlderType = append(fj.Lacks, l...), append(fj.OlderType, od...)
 		}
+		fj.LogFiles = hudiLogFiles(tf.Task)
 		if tf.SchemaID >= 0 {
 			id := tf.SchemaID
 			fj.SchemaID = &id
@@ -133,6 +137,11 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		}
 		deletes, deleted := deleteColumns(tf.Deletes)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
+		for _, l := range hudiLogFiles(tf.Task) {
+			if l != tf.Path {
+				fmt.Fprintf(tw, "%s\t%s\t-\t%s\t-\t-\t-\t-\t-\n", l, hudi.LogFormat, dash(tf.Partition))
+			}
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -159,6 +168,23 @@ type fileJSON struct {
 	// many rows they delete, null when only reading them tells.
 	Deletes     []deleteJSON `json:"deletes"`
 	DeletedRows *int64       `json:"deleted-rows"`
+	// LogFiles are a Hudi file slice's log files, merged onto the file.
+	LogFiles []string `json:"log-files,omitempty"`
+}
+
+// hudiLogFiles returns the log files of a Hudi file slice's task, in the
+// order they merge (none for other tasks): `lakecat files` lists each
+// under its file group's base file, FORMAT HUDI-LOG (a slice of log files
+// only: the first is the file's own row), and in JSON as "log-files".
+func hudiLogFiles(t table.Task) []string {
+	if t.Hudi == nil {
+		return nil
+	}
+	out := make([]string, len(t.Hudi.LogFiles))
+	for i, l := range t.Hudi.LogFiles {
+		out[i] = l.Path
+	}
+	return out
 }
 
 // deleteJSON is a delete file of a data file.

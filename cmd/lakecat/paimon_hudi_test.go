@@ -133,3 +133,22 @@ func TestCatPaimonTimeZone(t *testing.T) {
 		t.Errorf("bad zone: code %d, stderr %q", code, errOut)
 	}
 }
+
+// TestFilesHudiLogFiles: `lakecat files` lists a Hudi file slice's log
+// files under its base file (FORMAT HUDI-LOG), and in JSON as "log-files".
+func TestFilesHudiLogFiles(t *testing.T) {
+	tbl := hudiMOR(t)
+	out, errOut, code := runCLI(t, "files", tbl)
+	base1 := tbl + "/d206069c-22c8-4532-b9ea-3cf4282342c4-0_0-13-23_20250117083125837.parquet"
+	log1 := tbl + "/.d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43"
+	base2 := tbl + "/d5c0b12d-088d-48e8-9683-3f0c1eabcaf0-0_1-33-44_20250117083136333.parquet"
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || errOut != "" || len(lines) != 4 || !strings.HasPrefix(lines[1], base1+"  PARQUET") ||
+		strings.Join(strings.Fields(lines[2]), " ") != log1+" HUDI-LOG - - - - - - -" || !strings.HasPrefix(lines[3], base2+"  PARQUET") {
+		t.Errorf("files: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, _, code = runCLI(t, "files", "--format", "json", tbl)
+	if code != exitOK || !strings.Contains(out, `"log-files":["`+log1+`"]}`) || strings.Count(out, "log-files") != 1 {
+		t.Errorf("files json: code %d, stdout:\n%s", code, out)
+	}
+}
