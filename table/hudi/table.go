@@ -17,7 +17,8 @@ import (
 	"github.com/lakecat/lakecat/storage"
 )
 
-// ErrMergeOnRead is matched by [Scan.LogsError]'s error.
+// ErrMergeOnRead is matched by [Scan.LogsError]'s error: the file slices
+// have log files that reading base files only leaves out.
 var ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "hudi: merge-on-read log files")
 
 // ErrNoCommits is matched by the error for a table without completed
@@ -524,5 +525,5 @@ func (s *Scan) LogsError() error {
 	for _, l := range s.LogFiles {
 		groups[l.Partition+"/"+l.FileID] = true
 	}
-	return fmt.Errorf("%w: %d log files in %d file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them)", ErrMergeOnRead, len(s.LogFiles), len(groups))
+	return fmt.Errorf("%w: %d log files in %d file groups hold changes not in the base files", ErrMergeOnRead, len(s.LogFiles), len(groups))
 }
