@@ -225,7 +225,8 @@ type hudiMerge struct {
 	nOut     int           // columns of the read schema (a prefix of the merge schema)
 	keyCol   int
 	ordCols  []int
-	delCol   int // _hoodie_is_deleted, or -1
+	ordArrow arrow.DataType // the first ordering column's type
+	delCol   int            // _hoodie_is_deleted, or -1
 	mode     string
 	filter   *expr.Bound
 	stats    *ScanStats
@@ -275,9 +276,13 @@ func openHudiMerge(ctx context.Context, r io.ReaderAt, size int64, opts Options)
 		return len(fields) - 1
 	}
 	m.keyCol = indexOf(keyField)
+	m.ordArrow = arrow.Null
 	if sl.Ordering != nil {
 		for _, f := range sl.Ordering.Fields {
 			m.ordCols = append(m.ordCols, indexOf(f))
+		}
+		if len(sl.Ordering.Fields) > 0 {
+			m.ordArrow = schema.ToArrowSchema(schema.New(0, sl.Ordering.Fields[0])).Field(0).Type
 		}
 	}
 	if sl.IsDeletedFieldID != 0 {
@@ -436,6 +441,7 @@ func (m *hudiMerge) readLogs(ctx context.Context, h *hudiRead, inner Options) er
 			}
 			held += n
 		}
+		held -= int64(len(b.blk.Content)) // decoded: its batches count instead
 		b.blk.Content = nil
 		if h.budget > 0 && held+keyBytes > h.budget {
 			return fmt.Errorf("%s: %w: log records of about %d bytes, over the budget of %d bytes", b.file, ErrMergeBudget, held+keyBytes, h.budget)
@@ -558,20 +564,9 @@ func (m *hudiMerge) applyDelete(d hudilog.DeleteRecord) {
 	*cur = e
 }
 
-// ordType is the Arrow type of the first ordering column.
-func (m *hudiMerge) ordType() arrow.DataType {
-	if len(m.ordCols) == 0 {
-		return arrow.Null
-	}
-	i := m.ordCols[0]
-	if i < m.nOut {
-		return m.read.Field(i).Type
-	}
-	if len(m.logs) > 0 {
-		return m.logs[0].Column(i).DataType()
-	}
-	return arrow.Null
-}
+// ordType is the Arrow type of the first ordering column (null when
+// there is none).
+func (m *hudiMerge) ordType() arrow.DataType { return m.ordArrow }
 
 // Schema returns the read schema's Arrow form.
 func (m *hudiMerge) Schema() *arrow.Schema { return m.read }
