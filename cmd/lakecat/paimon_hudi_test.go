@@ -152,3 +152,14 @@ func TestFilesHudiLogFiles(t *testing.T) {
 		t.Errorf("files json: code %d, stdout:\n%s", code, out)
 	}
 }
+
+// TestPlanHudiMerge: `lakecat plan TABLE` says which log files a Hudi file
+// slice merges, how and by which ordering field.
+func TestPlanHudiMerge(t *testing.T) {
+	tbl := hudiMOR(t)
+	out, errOut, code := runCLI(t, "plan", tbl)
+	want := "merges 1 log files onto the base file by _hoodie_record_key (overwrite-latest, ordering longField): " + tbl + "/.d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43\n"
+	if code != exitOK || errOut != "" || strings.Count(out, "merges ") != 1 || !strings.Contains(out, want) {
+		t.Errorf("plan: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}

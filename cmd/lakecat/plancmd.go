@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -124,7 +125,32 @@ func runTablePlan(f *factory, o *planOptions) error {
 			}
 			fmt.Fprintf(f.Stdout, "deletes: %s\nthe deletes remove %s\n", deletes, removes)
 		}
+		if h := file.Task.Hudi; h != nil {
+			fmt.Fprintf(f.Stdout, "%s\n", hudiMergeLine(h))
+		}
 		fmt.Fprintln(f.Stdout)
 	}
 	return nil
+}
+
+// hudiMergeLine says what a Hudi file slice's read merges: its log files,
+// in order, by record key under the merge mode and ordering fields.
+func hudiMergeLine(h *table.HudiSlice) string {
+	logs := make([]string, len(h.LogFiles))
+	for i, l := range h.LogFiles {
+		logs[i] = l.Path
+	}
+	onto := "onto the base file"
+	if h.NoBase {
+		onto = "alone (no base file)"
+	}
+	by := "no ordering field"
+	if h.Ordering != nil && len(h.Ordering.Fields) > 0 {
+		names := make([]string, len(h.Ordering.Fields))
+		for i, f := range h.Ordering.Fields {
+			names[i] = f.Name
+		}
+		by = "ordering " + strings.Join(names, ",")
+	}
+	return fmt.Sprintf("merges %d log files %s by _hoodie_record_key (%s, %s): %s", len(logs), onto, h.MergeMode, by, strings.Join(logs, "; "))
 }
