@@ -10,6 +10,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	pqparquet "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
@@ -118,7 +122,7 @@ func writeMOR(t *testing.T, props string) *morTable {
 		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "ts", Type: arrow.PrimitiveTypes.Int64},
 	}, nil)
-	writeArrowParquet(t, filepath.Join(m.dir, "g1_0-1-1_20240101000000001.parquet"), sc,
+	writeParquetRowGroups(t, filepath.Join(m.dir, "g1_0-1-1_20240101000000001.parquet"), sc, 2,
 		`[{"_hoodie_record_key":"k1","id":1,"name":"a","ts":10},{"_hoodie_record_key":"k2","id":2,"name":"b","ts":10},
 		  {"_hoodie_record_key":"k3","id":3,"name":"c","ts":10},{"_hoodie_record_key":"k4","id":4,"name":"d","ts":10}]`)
 	m.log(".g1_20240101000000001.log.1_0-1-1",
@@ -177,6 +181,31 @@ func TestHudiMergeGenerated(t *testing.T) {
 	}, "\n")
 	if got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// writeParquetRowGroups writes rows (JSON) of schema sc as a Parquet file
+// without field ids in row groups of at most n rows.
+func writeParquetRowGroups(t *testing.T, path string, sc *arrow.Schema, n int64, rows string) {
+	t.Helper()
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pqarrow.NewFileWriter(sc, f, pqparquet.NewWriterProperties(pqparquet.WithMaxRowGroupLength(n)), pqarrow.NewArrowWriterProperties())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -451,6 +480,24 @@ func TestHudiMergeIsDeleted(t *testing.T) {
 {"id":2,"ts":5,"_hoodie_is_deleted":false}
 {"id":3,"ts":2,"_hoodie_is_deleted":false}
 {"id":4,"ts":20,"_hoodie_is_deleted":false}`)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestHudiMergeNotSplit: a file slice's task is not split at row groups
+// (each part would merge the logs again): a split size of one byte gives the
+// same rows.
+func TestHudiMergeNotSplit(t *testing.T) {
+	m := writeMOR(t, "hoodie.table.precombine.field=ts\nhoodie.compaction.payload.class=org.apache.hudi.common.model.DefaultHoodieRecordPayload\n")
+	got := scanTableRows(t, m.dir, reader.TableOptions{SplitBytes: 1})
+	want := rowsOf(`
+{"id":3,"name":"c","ts":10,"score":null}
+{"id":4,"name":"d","ts":10,"score":null}
+{"id":1,"name":"a2","ts":20,"score":null}
+{"id":5,"name":"e2","ts":70,"score":1.5}
+{"id":6,"name":"f","ts":70,"score":2.5}
+{"id":7,"name":"g","ts":20,"score":null}`)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -348,7 +348,8 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 // [DefaultSplitBytes]) one per run of its row groups of about that many
 // bytes, so several workers or machines can share it (this reads the
 // footers of those files). The tasks are values: encode them with
-// json.Marshal, read them anywhere with [ReadTask].
+// json.Marshal, read them anywhere with [ReadTask]. A Hudi file slice with
+// log files is never split.
 func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 	if t.opts.ListOnly {
 		return nil, fmt.Errorf("%s table %s: %w", t.Format, t.Location, ErrListOnly)
@@ -363,7 +364,9 @@ func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 			continue
 		}
 		task := t.Files[i].Task
-		if split < 0 || task.Format != "PARQUET" || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
+		// A Hudi file slice is one task: its log records merge onto the
+		// whole base file.
+		if split < 0 || task.Format != "PARQUET" || task.Hudi != nil || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
 			out = append(out, task)
 			continue
 		}

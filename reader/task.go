@@ -50,6 +50,11 @@ type TaskOptions struct {
 // in a _deleted column (field id [FieldIDDeleted]) when the read schema has
 // one. _pos keeps each row's position in the file.
 //
+// A Hudi file slice's task (task.Hudi) merges its log files, read from
+// fsys, onto the file (or reads them alone when the slice has no base
+// file): see [table.HudiSlice] and the README's "Hudi merge-on-read"; the
+// log records it holds are bounded by opts.MemoryBytes ([ErrMergeBudget]).
+//
 // Errors are those of [Open], an unknown task.Rules or task.TimeZone, and
 // for a delete file that cannot be applied a [*DeleteFileError] (matching
 // [ErrCorruptDeleteFile] or [ErrEqualityField]) naming it; every error
