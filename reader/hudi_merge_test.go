@@ -502,3 +502,16 @@ func TestHudiMergeNotSplit(t *testing.T) {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestHudiMergeListOnly: a table whose merge a scan refuses (a custom
+// payload class) still lists its base files.
+func TestHudiMergeListOnly(t *testing.T) {
+	m := writeMOR(t, "hoodie.compaction.payload.class=com.example.MyPayload\n")
+	tbl, err := reader.OpenTable(context.Background(), m.dir, reader.TableOptions{ListOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tbl.Files) != 1 || tbl.Files[0].Format != "PARQUET" || tbl.Files[0].Task.Hudi != nil {
+		t.Errorf("files %+v", tbl.Files)
+	}
+}

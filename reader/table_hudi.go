@@ -45,6 +45,14 @@ func openHudi(ctx context.Context, location string, opts TableOptions) (*Table, 
 	for i := range scan.FileSlices {
 		fs := &scan.FileSlices[i]
 		task, err := scan.SliceTask(ctx, fs)
+		if err != nil && opts.ListOnly {
+			// Listing only: a merge the scan would refuse still lists
+			// the base file (a slice of log files only has none).
+			if fs.Base == nil {
+				continue
+			}
+			task, err = scan.Task(ctx, fs.Base)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrMergeOnRead, err)
 		}
