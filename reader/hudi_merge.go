@@ -371,6 +371,9 @@ func (m *hudiMerge) readLogs(ctx context.Context, h *hudiRead, inner Options) er
 				f.Close()
 				return err
 			}
+			if blk.Type != hudilog.CommandBlock && !valid(blk.Instant()) {
+				continue // an inflight, failed or rolled back write
+			}
 			if err := checkBlock(lf.Path, blk); err != nil {
 				f.Close()
 				return err
@@ -389,9 +392,6 @@ func (m *hudiMerge) readLogs(ctx context.Context, h *hudiRead, inner Options) er
 				}
 				blocks = blocks[:n]
 				continue
-			}
-			if !valid(blk.Instant()) {
-				continue // an inflight, failed or rolled back write
 			}
 			held += int64(len(blk.Content))
 			if h.budget > 0 && held > h.budget {

@@ -16,7 +16,8 @@ import (
 // 2); logs of an older slice, of a failed write and of a replaced file group
 // are left out; logs written while a compaction is pending (named with the
 // compaction's instant) extend the slice being compacted; a file group of
-// log files only is a slice without a base. SliceTask lists the instants
+// log files only is a slice without a base; change-data-capture logs
+// (write token ending "-cdc") are not part of a slice. SliceTask lists the instants
 // from the base file's on, with their schemas, and the merge settings.
 func TestFileSliceRules(t *testing.T) {
 	root := t.TempDir()
@@ -46,6 +47,7 @@ func TestFileSliceRules(t *testing.T) {
 	write(".g1_20240101000000005.log.1_0-1-1", "pending compaction")
 	write(".g1_20240101000000007.log.1_0-1-1", "failed write")
 	write(".g2_20240101000000002.log.1_0-1-1", "logs only")
+	write(".g1_20240101000000003.log.3_0-1-1-cdc", "change data capture")
 	tab, err := Open(context.Background(), storage.OSFS{}, filepath.ToSlash(root))
 	if err != nil {
 		t.Fatal(err)

@@ -299,6 +299,9 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		var logs []LogFile
 		for _, n := range names {
 			if lf, ok := parseLogName(n); ok {
+				if strings.HasSuffix(lf.WriteToken, "-cdc") {
+					continue // a change-data-capture log, not part of the file slice
+				}
 				lf.Path, lf.Partition = storage.JoinPath(dir, n), p
 				logs = append(logs, lf)
 				continue
