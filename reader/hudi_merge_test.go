@@ -515,3 +515,37 @@ func TestHudiMergeListOnly(t *testing.T) {
 		t.Errorf("files %+v", tbl.Files)
 	}
 }
+
+// TestHudiMergeParquetBlock: a Parquet data block (its content a Parquet
+// file with the meta columns, as Spark writes them) merges as an Avro one
+// does: k3's update of instant 008 replaces its base row.
+func TestHudiMergeParquetBlock(t *testing.T) {
+	m := writeMOR(t, "hoodie.table.precombine.field=ts\nhoodie.compaction.payload.class=org.apache.hudi.common.model.DefaultHoodieRecordPayload\n")
+	m.commit("20240101000000008", morV2)
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "_hoodie_commit_time", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "_hoodie_record_key", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "ts", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	}, nil)
+	p := filepath.Join(t.TempDir(), "block.parquet")
+	writeParquetRowGroups(t, p, sc, 10, `[{"_hoodie_commit_time":"20240101000000008","_hoodie_record_key":"k3","id":3,"name":"c-pq","ts":80,"score":8.5}]`)
+	content, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.log(".g1_20240101000000001.log.3_0-1-1", hudiwrite.ParquetData("20240101000000008", morLogV2, content))
+	got := scanTableRows(t, m.dir, reader.TableOptions{})
+	want := rowsOf(`
+{"id":1,"name":"a2","ts":20,"score":null}
+{"id":3,"name":"c-pq","ts":80,"score":8.5}
+{"id":4,"name":"d","ts":10,"score":null}
+{"id":5,"name":"e2","ts":70,"score":1.5}
+{"id":6,"name":"f","ts":70,"score":2.5}
+{"id":7,"name":"g","ts":20,"score":null}`)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
