@@ -193,7 +193,10 @@ type Scan struct {
 // at or before the instant read (or is older than the active timeline, whose
 // archived commits count as completed), minus file groups a replacecommit
 // replaced. Log files (.<fileId>_<instant>.log.<version>_<token>) of a file
-// group at or after its base file's instant are reported in LogFiles.
+// group whose instant is committed (or a pending compaction's) and at or
+// after its base file's are reported in LogFiles, in the order their blocks
+// apply; change-data-capture logs (token ending "-cdc") are not. Each file
+// group's base file and log files form its latest file slice (FileSlices).
 // Partition folders are taken from the partitions the commits wrote.
 func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	instants, earliest, pending, err := readTimeline(ctx, t.FS, t.Root)
