@@ -39,8 +39,9 @@ const LogFormat = "HUDI-LOG"
 // COMMIT_TIME_ORDERING "commit-time"; without it (table versions before 8)
 // the payload class decides: DefaultHoodieRecordPayload and
 // EventTimeAvroPayload are "event-time", OverwriteWithLatestAvroPayload (the
-// 0.x default) "overwrite-latest". A CUSTOM mode or another payload class
-// returns an error matching [ErrUnsupportedMerge] naming it.
+// 0.x default) "overwrite-latest". A CUSTOM mode (unless its payload class
+// is one of the event-time ones) or another payload class returns an error
+// matching [ErrUnsupportedMerge] naming it.
 func (t *Table) MergeMode() (string, error) {
 	switch m := t.Properties["hoodie.record.merge.mode"]; m {
 	case "EVENT_TIME_ORDERING":
