@@ -34,12 +34,12 @@ type ScanOptions struct {
 	// Workers is the number of files decoded at once (0: GOMAXPROCS).
 	Workers int
 	// MemoryBytes bounds the bytes of decoded batches waiting to be read,
-	// the one the caller holds included (0: [DefaultQueueBytes] bound the
+	// the one the caller holds included (0: [DefaultQueueBytes] bounds the
 	// batches and nothing bounds equality delete key sets). Each file's
-	// queue holds batches up to this byte bound, not a fixed count, so a
-	// worker ahead of the reader keeps decoding while the budget has room
-	// (up to [maxQueueBatches] batches per file). The file whose batches are next in order may
-	// go over it by one batch when none of its batches is waiting, so a
+	// queue is bounded by these bytes, not by a count of batches (up to 64
+	// per file), so a worker ahead of the reader keeps decoding while the
+	// budget has room. The file whose batches are next in order may go
+	// over it by one batch when none of its batches is waiting, so a
 	// budget smaller than one batch still makes progress and the bytes held
 	// stay within MemoryBytes plus one batch. In [ScanTasks] the equality
 	// delete key sets of the scan count against it too, for the scan's
