@@ -62,17 +62,18 @@ const (
 	maxInternedLen = 24
 )
 
-// intern returns a string equal to s that is shared with the summaries
-// decoded before, when s is short: snapshot summaries repeat the same keys
-// and many of the same values ("0", "append"), and a table may have
-// hundreds of thousands of snapshots.
-func (m *TableMetadata) intern(s string) string {
-	if len(s) > maxInternedLen {
-		return s
+// intern returns a string equal to b, shared with the summaries decoded
+// before when b is short: snapshot summaries repeat the same keys and many
+// of the same values ("0", "append"), and a table may have hundreds of
+// thousands of snapshots.
+func (m *TableMetadata) intern(b []byte) string {
+	if len(b) > maxInternedLen {
+		return string(b)
 	}
-	if v, ok := m.interned[s]; ok {
+	if v, ok := m.interned[string(b)]; ok {
 		return v
 	}
+	s := string(b)
 	if m.interned == nil {
 		m.interned = map[string]string{}
 	}
@@ -537,62 +538,82 @@ func extraOrNil(o map[string]json.RawMessage) map[string]json.RawMessage {
 }
 
 func (m *TableMetadata) parseSnapshot(raw json.RawMessage) (Snapshot, error) {
-	o, err := jsonObject(raw)
+	var s Snapshot
+	var id, parent, seq, ts, list, manifests, schemaID, summary json.RawMessage
+	err := eachMember(raw, func(k, v []byte) error {
+		switch string(k) {
+		case "snapshot-id":
+			id = v
+		case "parent-snapshot-id":
+			parent = v
+		case "sequence-number":
+			seq = v
+		case "timestamp-ms":
+			ts = v
+		case "manifest-list":
+			list = v
+		case "manifests":
+			manifests = v
+		case "schema-id":
+			schemaID = v
+		case "summary":
+			summary = v
+		default:
+			if s.Extra == nil {
+				s.Extra = map[string]json.RawMessage{}
+			}
+			s.Extra[string(k)] = append(json.RawMessage(nil), v...)
+		}
+		s.present |= snapshotKeyBits[string(k)]
+		return nil
+	})
 	if err != nil {
 		return Snapshot{}, &SchemaError{Codec: metadataCodec, Msg: "bad snapshot", Err: err}
-	}
-	var s Snapshot
-	for k := range o {
-		s.present |= snapshotKeyBits[k]
 	}
 	bad := func(key string, err error) error {
 		return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad snapshot %q", key), Err: err}
 	}
-	if s.SnapshotID, err = m.snapshotID(o["snapshot-id"]); err != nil {
+	if s.SnapshotID, err = m.snapshotID(id); err != nil {
 		return s, bad("snapshot-id", err)
 	}
-	if r, ok := o["parent-snapshot-id"]; ok && !isNull(r) {
-		v, err := m.snapshotID(r)
+	if parent != nil && !isNull(parent) {
+		v, err := m.snapshotID(parent)
 		if err != nil {
 			return s, bad("parent-snapshot-id", err)
 		}
 		s.ParentSnapshotID = &v
 	}
-	if r, ok := o["sequence-number"]; ok {
-		if s.SequenceNumber, err = jsonInt(r, 64); err != nil {
+	if seq != nil {
+		if s.SequenceNumber, err = jsonInt(seq, 64); err != nil {
 			return s, bad("sequence-number", err)
 		}
 	}
-	if s.TimestampMs, err = jsonInt(o["timestamp-ms"], 64); err != nil {
+	if s.TimestampMs, err = jsonInt(ts, 64); err != nil {
 		return s, bad("timestamp-ms", err)
 	}
-	if r, ok := o["manifest-list"]; ok && !isNull(r) {
-		if s.ManifestList, err = jsonString(r); err != nil {
+	if list != nil && !isNull(list) {
+		if s.ManifestList, err = jsonString(list); err != nil {
 			return s, bad("manifest-list", err)
 		}
 	}
-	if r, ok := o["manifests"]; ok {
-		if s.Manifests, err = decodeStringList(r); err != nil {
+	if manifests != nil {
+		if s.Manifests, err = decodeStringList(manifests); err != nil {
 			return s, bad("manifests", err)
 		}
 	}
-	if r, ok := o["schema-id"]; ok && !isNull(r) {
-		v, err := jsonInt(r, 32)
+	if schemaID != nil && !isNull(schemaID) {
+		v, err := jsonInt(schemaID, 32)
 		if err != nil {
 			return s, bad("schema-id", err)
 		}
 		id := int(v)
 		s.SchemaID = &id
 	}
-	if r, ok := o["summary"]; ok {
-		if s.Summary, err = m.decodeSummary(r); err != nil {
+	if summary != nil {
+		if s.Summary, err = m.decodeSummary(summary); err != nil {
 			return s, bad("summary", err)
 		}
 	}
-	for _, k := range []string{"snapshot-id", "parent-snapshot-id", "sequence-number", "timestamp-ms", "manifest-list", "manifests", "schema-id", "summary"} {
-		delete(o, k)
-	}
-	s.Extra = extraOrNil(o)
 	return s, nil
 }
 

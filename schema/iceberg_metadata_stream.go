@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -281,44 +280,39 @@ func (st *metadataStream) skip() error {
 }
 
 // decodeStrings decodes a JSON object of strings (null gives nil) of at most
-// max entries, passing each key and value through intern when it is not
-// nil. The object is read token by token: no map of raw values is built.
-func decodeStrings(raw json.RawMessage, max int, intern func(string) string) (map[string]string, error) {
+// max entries, that a json.Decoder has read whole, passing each key and
+// value through intern when it is not nil. No map of raw values is built.
+func decodeStrings(raw json.RawMessage, max int, intern func([]byte) string) (map[string]string, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if tok != json.Delim('{') {
-		return nil, errors.New("not a JSON object")
-	}
 	out := map[string]string{}
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		v, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := k.(string)
-		s, ok := v.(string)
-		if !ok {
-			return nil, errors.New("not a JSON string")
-		}
+	err := eachMember(raw, func(k, v []byte) error {
+		var key, val string
 		if intern != nil {
-			key, s = intern(key), intern(s)
+			key = intern(k)
+		} else {
+			key = string(k)
 		}
-		out[key] = s
+		if len(v) < 2 || v[0] != '"' {
+			return errors.New("not a JSON string")
+		}
+		if intern != nil && plainString(v) {
+			val = intern(v[1 : len(v)-1])
+		} else {
+			s, err := jsonString(v)
+			if err != nil {
+				return err
+			}
+			val = s
+		}
+		out[key] = val
 		if len(out) > max {
-			return nil, fmt.Errorf("more than %d entries", max)
+			return fmt.Errorf("more than %d entries", max)
 		}
-	}
-	if _, err := dec.Token(); err != nil { // the closing '}'
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -394,4 +388,105 @@ func (st *metadataStream) decodeElement(key string, raw json.RawMessage) error {
 		m.MetadataLog = append(m.MetadataLog, MetadataLogEntry{TimestampMs: ts, MetadataFile: f})
 	}
 	return nil
+}
+
+// eachMember calls fn with each key and raw value of the JSON object raw in
+// order, without building a map or copying: the key and value slices are
+// valid only during the call. raw must be a JSON value the decoder has
+// read whole (so known to be valid); anything else is an error, never a
+// panic. A key with escapes (or not ASCII) is handed over decoded as
+// encoding/json decodes it.
+func eachMember(raw []byte, fn func(key, val []byte) error) error {
+	bad := errors.New("not a JSON object")
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return bad
+	}
+	i++
+	for {
+		i = skipSpace(raw, i)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+		if i >= len(raw) {
+			return bad
+		}
+		if raw[i] == '}' {
+			return nil
+		}
+		if raw[i] != '"' {
+			return bad
+		}
+		end := stringEnd(raw, i)
+		key := raw[i+1 : max(i+1, end-1)]
+		if !plainString(raw[i:end]) { // escapes or non-ASCII: as encoding/json decodes it
+			var k string
+			if err := json.Unmarshal(raw[i:end], &k); err != nil {
+				return err
+			}
+			key = []byte(k)
+		}
+		i = skipSpace(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return bad
+		}
+		i = skipSpace(raw, i+1)
+		if i >= len(raw) {
+			return bad
+		}
+		vend := valueEnd(raw, i)
+		if err := fn(key, raw[i:vend]); err != nil {
+			return err
+		}
+		i = vend
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index after the closing quote of the JSON string
+// that starts at b[i].
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+// valueEnd returns the index after the JSON value that starts at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = stringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j
 }

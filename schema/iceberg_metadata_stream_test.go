@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -67,4 +68,36 @@ func TestDecodeTableMetadataStream(t *testing.T) {
 	if _, err := decodeTableMetadata(strings.NewReader(streamHead+`}`), int64(len(streamHead)+1)); err != nil {
 		t.Errorf("exactly at the cap: %v", err)
 	}
+}
+
+// FuzzEachMember checks eachMember against encoding/json: for any valid
+// JSON object it yields the keys and values json.Unmarshal finds (the last
+// of a repeated key), and for any other input an error or members, never a
+// panic.
+func FuzzEachMember(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":[1,"]}"]},"d\u002de":"x\"y", "e" : null ,"a":[]}`))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"a":`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got := map[string]string{}
+		err := eachMember(b, func(k, v []byte) error {
+			got[string(k)] = string(compactJSON(v))
+			return nil
+		})
+		var want map[string]json.RawMessage
+		if !json.Valid(b) || json.Unmarshal(b, &want) != nil || want == nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("eachMember(%s): %v", b, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("eachMember(%s): %d keys, want %d", b, len(got), len(want))
+		}
+		for k, v := range want {
+			if got[k] != string(compactJSON(v)) {
+				t.Fatalf("eachMember(%s)[%q] = %s, want %s", b, k, got[k], compactJSON(v))
+			}
+		}
+	})
 }
