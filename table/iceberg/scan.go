@@ -130,16 +130,21 @@ func ReadMetadata(ctx context.Context, fsys storage.FS, path string) (*Metadata,
 // file (one ranged request on an object store).
 const metadataReadBytes = 8 << 20
 
-// readErr keeps the first error of r other than io.EOF, so that a failed
-// read is told apart from bytes that do not decode.
+// readErr keeps the first error of r other than io.EOF and returns it from
+// then on, so that a failed read is told apart from bytes that do not
+// decode, and is never silently read again (a buffered reader above would
+// otherwise retry the read on its next call).
 type readErr struct {
 	r   io.Reader
 	err error
 }
 
 func (e *readErr) Read(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
 	n, err := e.r.Read(p)
-	if err != nil && err != io.EOF && e.err == nil {
+	if err != nil && err != io.EOF {
 		e.err = err
 	}
 	return n, err
