@@ -78,6 +78,10 @@ type Options struct {
 	firstRowGroup, rowGroups int
 	// deletes are the task's delete files to apply, set by [ReadTask].
 	deletes *taskDeletes
+	// open, when set, reads a task of several files (a merge) instead of
+	// the one file; openSize is their total size.
+	open     func(ctx context.Context) (array.RecordReader, error)
+	openSize int64
 }
 
 // Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its

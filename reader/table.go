@@ -199,6 +199,13 @@ type TableFile struct {
 	// tasks, see [Table.Tasks].
 	Task table.Task
 
+	// LSM is the file's place in its bucket's LSM tree when a Paimon
+	// primary-key table is read merged, else nil. Files of a merged
+	// section after its first have their own Task for [Table.Plan], but
+	// [Table.Tasks] reads them through the first's merge task.
+	LSM     *LSMFile
+	inMerge bool
+
 	partition map[int]any       // partition field id → value (_partition)
 	metrics   *iceberg.Metrics  // Iceberg column metrics, or nil
 	dataFile  *iceberg.DataFile // the Iceberg data file, or nil
@@ -355,11 +362,11 @@ func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 	}
 	var out []table.Task
 	for i := range t.Files {
-		if t.Files[i].skip != "" {
+		if t.Files[i].skip != "" || t.Files[i].inMerge {
 			continue
 		}
 		task := t.Files[i].Task
-		if split < 0 || task.Format != "PARQUET" || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
+		if split < 0 || task.Format != "PARQUET" || task.Merge != nil || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
 			out = append(out, task)
 			continue
 		}
