@@ -93,6 +93,13 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		return nil
 	}
 	if !mergeRead {
+		if !opts.Paimon.Raw && !opts.ListOnly {
+			// A primary-key fallback branch under an append main branch:
+			// read as stored only where no merge could change it.
+			if err := scan.FallbackMergeError(ctx); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
+			}
+		}
 		for i := range scan.DataFiles {
 			if err := add(&scan.DataFiles[i], nil, nil); err != nil {
 				return nil, err

@@ -99,7 +99,7 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 			nameMapping: task.NameMapping, rules: rules, limits: opts.Limits, cache: cache}
 	}
 	if task.Merge != nil {
-		o := Options{Name: task.Path, ReadSchema: task.ReadSchema, Rules: rules, Constants: task.Constants,
+		o := Options{Name: task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, Rules: rules, Constants: task.Constants,
 			BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits, Stats: opts.Stats}
 		for _, run := range task.Merge.Runs {
 			for _, f := range run.Files {

@@ -14,6 +14,7 @@ package paimonwrite
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -76,6 +77,9 @@ type DataFile struct {
 	Level int
 	// DeleteRowCount is the number of retract rows (0 for inserts only).
 	DeleteRowCount int64
+	// MinKey and MaxKey are the smallest and largest key ([KeyRow]); nil
+	// writes an empty row, which a reader cannot compare.
+	MinKey, MaxKey []byte
 }
 
 // Writer writes one table folder. Its zero value is not usable; set Dir.
@@ -195,11 +199,18 @@ func (w *Writer) Commit(schemaID int64, files []DataFile) error {
 		}
 		rows += f.RowCount
 		emptyStats := map[string]any{"_MIN_VALUES": EmptyRow, "_MAX_VALUES": EmptyRow, "_NULL_COUNTS": []any{}}
+		minKey, maxKey := f.MinKey, f.MaxKey
+		if minKey == nil {
+			minKey = EmptyRow
+		}
+		if maxKey == nil {
+			maxKey = EmptyRow
+		}
 		entries = append(entries, map[string]any{
 			"_VERSION": 2, "_KIND": 0, "_PARTITION": EmptyRow, "_BUCKET": f.Bucket, "_TOTAL_BUCKETS": f.TotalBuckets,
 			"_FILE": map[string]any{
 				"_FILE_NAME": f.Name, "_FILE_SIZE": st.Size(), "_ROW_COUNT": f.RowCount,
-				"_MIN_KEY": EmptyRow, "_MAX_KEY": EmptyRow, "_KEY_STATS": emptyStats, "_VALUE_STATS": emptyStats,
+				"_MIN_KEY": minKey, "_MAX_KEY": maxKey, "_KEY_STATS": emptyStats, "_VALUE_STATS": emptyStats,
 				"_MIN_SEQUENCE_NUMBER": f.MinSequence, "_MAX_SEQUENCE_NUMBER": f.MaxSequence,
 				"_SCHEMA_ID": f.SchemaID, "_LEVEL": f.Level, "_EXTRA_FILES": []string{},
 				"_CREATION_TIME": nil, "_DELETE_ROW_COUNT": f.DeleteRowCount, "_EMBEDDED_FILE_INDEX": nil,
@@ -278,4 +289,39 @@ type snapshotJSON struct {
 	TotalRecordCount      int64            `json:"totalRecordCount"`
 	DeltaRecordCount      int64            `json:"deltaRecordCount"`
 	ChangelogRecordCount  int64            `json:"changelogRecordCount"`
+}
+
+// KeyRow serializes vals (int32, int64 or string) as a Paimon BinaryRow
+// with its 4-byte big-endian arity in front, as manifests store a file's
+// _MIN_KEY and _MAX_KEY: a null bit set with the row kind header, one
+// 8-byte little-endian slot per field, strings of up to 7 bytes inline in
+// their slot and longer ones in the variable-length part.
+func KeyRow(vals ...any) []byte {
+	nullBytes := ((len(vals) + 63 + 8) / 64) * 8
+	fixed := nullBytes + 8*len(vals)
+	row := make([]byte, fixed)
+	for i, v := range vals {
+		slot := row[nullBytes+8*i:]
+		switch x := v.(type) {
+		case int32:
+			binary.LittleEndian.PutUint32(slot, uint32(x))
+		case int64:
+			binary.LittleEndian.PutUint64(slot, uint64(x))
+		case string:
+			if len(x) <= 7 {
+				copy(slot, x)
+				slot[7] = 0x80 | byte(len(x))
+				continue
+			}
+			binary.LittleEndian.PutUint64(slot, uint64(len(row))<<32|uint64(len(x)))
+			row = append(row, x...)
+			for len(row)%8 != 0 {
+				row = append(row, 0)
+			}
+		case nil:
+			bit := i + 8
+			row[bit>>3] |= 1 << (bit & 7)
+		}
+	}
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(vals))), row...)
 }
