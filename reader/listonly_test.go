@@ -23,7 +23,7 @@ func TestListOnly(t *testing.T) {
 		readFields string
 	}{
 		{filepath.Join(root, "orders"), 3, "order_shop_id order_id customer price amount note channel"},
-		{filepath.Join(root, "paimon_orders"), 12, "order_id customer_name order_user_id order_shop_id quantity note"},
+		{filepath.Join(root, "paimon_orders"), 14, "order_id customer_name order_user_id order_shop_id quantity note"},
 	}
 	for _, c := range cases {
 		tbl, err := reader.OpenTable(context.Background(), c.dir, reader.TableOptions{ListOnly: true})

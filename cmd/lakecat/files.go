@@ -67,8 +67,16 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 	}
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
 	enc := json.NewEncoder(f.Stdout)
+	lsm := false // a Paimon primary-key table read merged: LSM columns
+	for _, tf := range t.Files {
+		lsm = lsm || tf.LSM != nil
+	}
 	if o.Format == "text" {
-		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
+		header := "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED"
+		if lsm {
+			header += lsmHeader
+		}
+		fmt.Fprintln(tw, header)
 	}
 	var firstErr error
 	failed := 0
@@ -114,6 +122,9 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 			n := tf.RecordCount
 			fj.Rows = &n
 		}
+		if tf.LSM != nil {
+			fj.LSM = &lsmJSON{Bucket: tf.LSM.Bucket, Level: tf.LSM.Level, Section: tf.LSM.Section, Run: tf.LSM.Run, Runs: tf.LSM.Runs, Merged: tf.LSM.Merged}
+		}
 		if o.Format == "json" {
 			if err := enc.Encode(fj); err != nil {
 				return err
@@ -132,7 +143,11 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 			rows = fmt.Sprint(*fj.Rows)
 		}
 		deletes, deleted := deleteColumns(tf.Deletes)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
+		if lsm {
+			line += lsmCells(fj.LSM)
+		}
+		fmt.Fprintln(tw, line)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -159,6 +174,37 @@ type fileJSON struct {
 	// many rows they delete, null when only reading them tells.
 	Deletes     []deleteJSON `json:"deletes"`
 	DeletedRows *int64       `json:"deleted-rows"`
+	// LSM is the file's place in its bucket's LSM tree (a Paimon
+	// primary-key table read merged).
+	LSM *lsmJSON `json:"lsm,omitempty"`
+}
+
+// lsmJSON is a Paimon primary-key table file's bucket, level, section of
+// overlapping key ranges and sorted run in it, and whether the section is
+// merged on read (else it streams as stored).
+type lsmJSON struct {
+	Bucket  int  `json:"bucket"`
+	Level   int  `json:"level"`
+	Section int  `json:"section"`
+	Run     int  `json:"run"`
+	Runs    int  `json:"runs"`
+	Merged  bool `json:"merged"`
+}
+
+// lsmHeader and lsmCells are the text columns of lsmJSON: BUCKET, LEVEL,
+// RUN as "<run>/<runs> of section <section>", and MERGE "merge" or
+// "stream".
+const lsmHeader = "\tBUCKET\tLEVEL\tRUN\tMERGE"
+
+func lsmCells(l *lsmJSON) string {
+	if l == nil {
+		return "\t-\t-\t-\t-"
+	}
+	m := "stream"
+	if l.Merged {
+		m = "merge"
+	}
+	return fmt.Sprintf("\t%d\t%d\t%d/%d of section %d\t%s", l.Bucket, l.Level, l.Run+1, l.Runs, l.Section, m)
 }
 
 // deleteJSON is a delete file of a data file.
