@@ -124,7 +124,25 @@ func runTablePlan(f *factory, o *planOptions) error {
 			}
 			fmt.Fprintf(f.Stdout, "deletes: %s\nthe deletes remove %s\n", deletes, removes)
 		}
+		if file.LSM != nil {
+			fmt.Fprintln(f.Stdout, lsmPlanLine(file))
+		}
 		fmt.Fprintln(f.Stdout)
 	}
 	return nil
+}
+
+// lsmPlanLine says how a Paimon primary-key table's file is read: merged
+// with the other sorted runs of its section (by key, the merge engine
+// keeping one row per key) or streamed as stored.
+func lsmPlanLine(file reader.TableFile) string {
+	l := file.LSM
+	where := fmt.Sprintf("bucket %d, level %d, sorted run %d of %d in section %d", l.Bucket, l.Level, l.Run+1, l.Runs, l.Section)
+	if !l.Merged {
+		return "lsm: " + where + ": read as stored (its key range overlaps no other file and it holds no retracts)"
+	}
+	if l.Runs == 1 {
+		return "lsm: " + where + ": merged alone (it may hold retracts)"
+	}
+	return fmt.Sprintf("lsm: %s: merged with the section's other %d sorted runs", where, l.Runs-1)
 }
