@@ -53,7 +53,7 @@ func ReadDeletionVector(r io.ReaderAt, size int64, name string, offset, length i
 	}
 	bm, err := DecodeDeletionVector(buf)
 	if err != nil {
-		return nil, fmt.Errorf("%s at %d: %w", name, offset, err)
+		return nil, fmt.Errorf("paimon: deletion vector at offset %d: %w", offset, err)
 	}
 	return bm, nil
 }

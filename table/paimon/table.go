@@ -638,7 +638,7 @@ func (t *Table) readIndexManifest(ctx context.Context, dir, name string) ([]Inde
 					f.DataFiles = append(f.DataFiles, df)
 					rg := avrorec.Getter{M: rm}
 					dv := DeletionVectorRange{DataFile: df, Offset: rg.I64("f1", false), Length: rg.I64("f2", false), Cardinality: -1}
-					if c := rg.Opt("f3"); c != nil {
+					if c := rg.Opt("_CARDINALITY"); c != nil {
 						dv.Cardinality = *c
 					}
 					f.DeletionVectors = append(f.DeletionVectors, dv)
