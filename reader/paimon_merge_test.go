@@ -2,6 +2,8 @@ package reader_test
 
 import (
 	"context"
+	"encoding/json"
+	"sort"
 	"strings"
 	"testing"
 
@@ -10,6 +12,8 @@ import (
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table"
 )
 
 // TestPaimonCppMerged reads the paimon-cpp primary-key tables merged (the
@@ -133,5 +137,49 @@ func TestPaimonJavaDeletionVectorTables(t *testing.T) {
 		if strings.Join(got, "\n") != c.want {
 			t.Errorf("%s where %v:\n%s\nwant:\n%s", c.table, c.where, strings.Join(got, "\n"), c.want)
 		}
+	}
+}
+
+// TestPaimonMergeTasksJSON: the merged read's tasks, encoded as JSON and
+// decoded (as on another machine), read the same merged rows.
+func TestPaimonMergeTasksJSON(t *testing.T) {
+	dir := ordersTable(t)
+	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := tbl.Tasks(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	merges := 0
+	var decoded []table.Task
+	for _, task := range tasks {
+		if task.Merge != nil {
+			merges++
+		}
+		b, err := json.Marshal(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back table.Task
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		decoded = append(decoded, back)
+	}
+	if len(tasks) != 12 || merges != 2 {
+		t.Errorf("%d tasks, %d merges; want 12 and 2", len(tasks), merges)
+	}
+	mem := testutil.CheckedAllocator(t)
+	rr, err := reader.ScanTasks(context.Background(), storage.OSFS{}, decoded, reader.ScanOptions{Workers: 2}, reader.TaskOptions{Allocator: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	lines := strings.Split(strings.TrimSpace(testutil.ReaderJSON(t, rr)), "\n")
+	sort.Strings(lines)
+	if strings.Join(lines, "\n") != strings.Join(rowsOf(ordersMerged), "\n") {
+		t.Errorf("rows:\n%s", strings.Join(lines, "\n"))
 	}
 }
