@@ -49,6 +49,10 @@ type cursor struct {
 	rec  arrow.RecordBatch
 	keys []arrow.Array
 	kind []int8
+	seq  []int64
+	// i64 holds the key's values when the key is one non-null BIGINT
+	// column (the common case), compared without the generic path.
+	i64 []int64
 	row  int
 	n    int
 	held int32 // index of rec in held, or -1
@@ -203,6 +207,11 @@ func (r *Reader) load(c *cursor) (bool, error) {
 			c.keys = append(c.keys, rec.Column(k))
 		}
 		c.kind = rec.Column(r.spec.ValueKind).(*array.Int8).Int8Values()
+		c.seq = rec.Column(r.spec.SequenceNumber).(*array.Int64).Int64Values()
+		c.i64 = nil
+		if k, ok := c.keys[0].(*array.Int64); ok && len(c.keys) == 1 && k.NullN() == 0 {
+			c.i64 = k.Int64Values()
+		}
 		if prev != nil && compareKeys(r.keyCmp, prevKeys, prevN-1, c.keys, 0) > 0 {
 			return false, fmt.Errorf("%s: %w: the key at the start of a batch is below the one before it", c.run.Name(), ErrUnsorted)
 		}
@@ -220,8 +229,23 @@ func compareKeys(cmps []compareFunc, a []arrow.Array, i int, b []arrow.Array, j 
 }
 
 func (r *Reader) less(a, b *cursor) bool {
-	c := compareKeys(r.keyCmp, a.keys, a.row, b.keys, b.row)
+	c := r.cmpRows(a, a.row, b, b.row)
 	return c < 0 || c == 0 && a.idx < b.idx
+}
+
+// cmpRows compares the key of row i of cursor a with row j of cursor b.
+func (r *Reader) cmpRows(a *cursor, i int, b *cursor, j int) int {
+	if a.i64 != nil && b.i64 != nil {
+		x, y := a.i64[i], b.i64[j]
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+	return compareKeys(r.keyCmp, a.keys, i, b.keys, j)
 }
 
 func (r *Reader) down(i int) {
@@ -269,7 +293,7 @@ func (r *Reader) hold(c *cursor) int32 {
 func (r *Reader) step(c *cursor) error {
 	c.row++
 	if c.row < c.n {
-		if compareKeys(r.keyCmp, c.keys, c.row-1, c.keys, c.row) > 0 {
+		if r.cmpRows(c, c.row-1, c, c.row) > 0 {
 			return fmt.Errorf("%s: %w: row %d of a batch has a key below the row before it", c.run.Name(), ErrUnsorted, c.row)
 		}
 		r.down(0)
@@ -326,11 +350,11 @@ func (r *Reader) stretch(c *cursor) (int, error) {
 	end := start
 	limit := min(c.n, start+r.batchRows-r.nout)
 	for end < limit {
-		if next != nil && compareKeys(r.keyCmp, c.keys, end, next.keys, next.row) >= 0 {
+		if next != nil && r.cmpRows(c, end, next, next.row) >= 0 {
 			break
 		}
 		if end+1 < c.n {
-			d := compareKeys(r.keyCmp, c.keys, end, c.keys, end+1)
+			d := r.cmpRows(c, end, c, end+1)
 			if d > 0 {
 				return 0, fmt.Errorf("%s: %w: row %d of a batch has a key below the row before it", c.run.Name(), ErrUnsorted, end+1)
 			}
@@ -375,27 +399,25 @@ func (r *Reader) mergeGroup() error {
 	g := r.group[:0]
 	c := r.heap[0]
 	src := r.hold(c)
-	keyRec, keyRow := c.keys, c.row
+	key := cursor{keys: c.keys, i64: c.i64}
+	keyRow := c.row
 	first := c.run.Name()
 	for len(r.heap) > 0 {
 		c := r.heap[0]
-		if len(g) > 0 && compareKeys(r.keyCmp, c.keys, c.row, keyRec, keyRow) != 0 {
+		if len(g) > 0 && r.cmpRows(c, c.row, &key, keyRow) != 0 {
 			break
 		}
 		if len(g) > 0 {
 			src = r.hold(c)
 		}
-		seq := c.rec.Column(r.spec.SequenceNumber).(*array.Int64).Value(c.row)
-		g = append(g, entry{ref: ref{src, int32(c.row)}, rec: c.rec, kind: c.kind[c.row], seq: seq})
+		g = append(g, entry{ref: ref{src, int32(c.row)}, rec: c.rec, kind: c.kind[c.row], seq: c.seq[c.row]})
 		if err := r.step(c); err != nil {
 			r.group = g
 			return err
 		}
 	}
 	r.group = g
-	if len(g) > 1 {
-		slices.SortStableFunc(g, r.compareEntries)
-	}
+	r.order(g)
 	switch r.spec.Engine {
 	case Deduplicate:
 		for i := len(g) - 1; i >= 0; i-- {
@@ -432,6 +454,27 @@ func (r *Reader) mergeGroup() error {
 		return r.aggregate(g, first)
 	}
 	return nil
+}
+
+// order sorts a key's records by compareEntries; records arrive in run
+// order, newest run first as planned, so a reversal usually does it.
+func (r *Reader) order(g []entry) {
+	if len(g) < 2 {
+		return
+	}
+	asc, desc := true, true
+	for i := 1; i < len(g) && (asc || desc); i++ {
+		c := r.compareEntries(g[i-1], g[i])
+		asc = asc && c <= 0
+		desc = desc && c > 0
+	}
+	switch {
+	case asc:
+	case desc:
+		slices.Reverse(g)
+	default:
+		slices.SortStableFunc(g, r.compareEntries)
+	}
 }
 
 // compareEntries orders a key's records: by the user sequence fields, then

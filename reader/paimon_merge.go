@@ -201,7 +201,12 @@ func openMerge(ctx context.Context, fsys storage.FS, task table.Task, base Optio
 		if len(run.Files) == 0 {
 			continue
 		}
-		runs = append(runs, &fileRun{ctx: ctx, fsys: fsys, files: run.Files, opts: o, name: run.Files[0].Path})
+		fr := &fileRun{ctx: ctx, fsys: fsys, files: run.Files, opts: o, name: run.Files[0].Path}
+		if len(task.Merge.Runs) > 1 {
+			runs = append(runs, newPrefetchRun(fr))
+		} else {
+			runs = append(runs, fr)
+		}
 	}
 	batch := base.BatchRows
 	if batch <= 0 {
@@ -299,4 +304,71 @@ func readPaimonDeletionVector(ctx context.Context, fsys storage.FS, f table.Dele
 		out.Add(uint64(it.Next()))
 	}
 	return out, nil
+}
+
+// prefetchRun decodes a run's next batch on its own goroutine while the
+// merge works on the current one, so the runs of a section decode in
+// parallel. It holds at most one decoded batch waiting (the channel is
+// unbuffered): with the merge's, two batches per run.
+type prefetchRun struct {
+	name string
+	ch   chan prefetched
+	stop chan struct{}
+	done chan struct{}
+}
+
+type prefetched struct {
+	rec  arrow.RecordBatch
+	err  error
+	name string
+}
+
+func newPrefetchRun(r *fileRun) *prefetchRun {
+	p := &prefetchRun{name: r.name, ch: make(chan prefetched), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		defer close(p.ch)
+		defer r.Close()
+		for {
+			rec, err := r.Next()
+			select {
+			case p.ch <- prefetched{rec, err, r.Name()}:
+			case <-p.stop:
+				if rec != nil {
+					rec.Release()
+				}
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p
+}
+
+func (p *prefetchRun) Name() string { return p.name }
+
+func (p *prefetchRun) Next() (arrow.RecordBatch, error) {
+	it, ok := <-p.ch
+	if !ok {
+		return nil, io.EOF
+	}
+	p.name = it.name
+	return it.rec, it.err
+}
+
+func (p *prefetchRun) Close() error {
+	select {
+	case <-p.stop:
+	default:
+		close(p.stop)
+	}
+	for it := range p.ch {
+		if it.rec != nil {
+			it.rec.Release()
+		}
+	}
+	<-p.done
+	return nil
 }
