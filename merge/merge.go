@@ -52,7 +52,7 @@ type cursor struct {
 	seq  []int64
 	// i64 holds the key's values when the key is one non-null BIGINT
 	// column (the common case), compared without the generic path.
-	i64 []int64
+	i64  []int64
 	row  int
 	n    int
 	held int32 // index of rec in held, or -1
