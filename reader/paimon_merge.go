@@ -195,7 +195,8 @@ func openMerge(ctx context.Context, fsys storage.FS, task table.Task, base Optio
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	o := Options{ReadSchema: ms, Rules: base.Rules, Constants: base.Constants, BatchRows: base.BatchRows, Allocator: mem, Limits: base.Limits}
+	o := Options{ReadSchema: ms, Rules: base.Rules, Constants: base.Constants, BatchRows: base.BatchRows, Allocator: mem, Limits: base.Limits,
+		PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID}
 	var runs []merge.Run
 	for _, run := range task.Merge.Runs {
 		if len(run.Files) == 0 {
