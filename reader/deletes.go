@@ -319,7 +319,7 @@ func (d *taskDeletes) load(ctx context.Context, numRows int64, mem memory.Alloca
 	var eqFiles []table.DeleteFile
 	for _, f := range d.files {
 		switch f.Content {
-		case table.PositionDeletes, table.DeletionVector:
+		case table.PositionDeletes, table.DeletionVector, table.PaimonDeletionVector:
 			bm, err := d.readPositions(ctx, f, mem)
 			if err != nil {
 				return nil, d.wrap(f, ErrCorruptDeleteFile, err)
@@ -356,7 +356,7 @@ func (d *taskDeletes) wrap(f table.DeleteFile, class, err error) error {
 	}
 	kind := "position deletes"
 	switch f.Content {
-	case table.DeletionVector:
+	case table.DeletionVector, table.PaimonDeletionVector:
 		kind = "deletion vector"
 	case table.EqualityDeletes:
 		kind = "equality deletes"
@@ -370,6 +370,9 @@ func (d *taskDeletes) wrap(f table.DeleteFile, class, err error) error {
 
 // readPositions returns the positions f deletes in the data file.
 func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem memory.Allocator) (*roaring64.Bitmap, error) {
+	if f.Content == table.PaimonDeletionVector {
+		return readPaimonDeletionVector(ctx, d.fsys, f)
+	}
 	if f.Content == table.DeletionVector {
 		if f.ReferencedDataFile == "" {
 			// Iceberg spec, "Deletion Vectors": a DV names its data file.

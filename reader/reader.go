@@ -81,6 +81,10 @@ type Options struct {
 	// hudi is the Hudi file slice to merge onto the file, set by
 	// [ReadTask] (hudi_merge.go).
 	hudi *hudiRead
+	// open, when set, reads a task of several files (a merge) instead of
+	// the one file; openSize is their total size.
+	open     func(ctx context.Context) (array.RecordReader, error)
+	openSize int64
 }
 
 // Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its

@@ -29,13 +29,15 @@ var (
 	// does not have (a Paimon schema id or branch on an Iceberg table, …).
 	ErrInvalidOption = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "reader: option does not apply to this table format")
 	// ErrDeleteFiles is matched by the error for a snapshot whose delete
-	// files a read does not apply (Paimon deletion vectors); set
-	// [TableOptions.IgnoreDeletes] to read anyway. Iceberg deletes are
-	// applied.
+	// files a read does not apply (Paimon deletion vectors in raw mode);
+	// set [TableOptions.IgnoreDeletes] to read anyway. Iceberg deletes and
+	// Paimon deletion vectors are otherwise applied.
 	ErrDeleteFiles = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: table has delete files")
 	// ErrPrimaryKeyTable is matched by the error for a Paimon primary-key
-	// table, whose files need a merge on read; set [PaimonOptions.Raw] to
-	// read every stored row with its system columns.
+	// table that cannot be read merged (merge options lakecat cannot apply,
+	// matching paimon.ErrMergeOption too; a primary-key fallback branch of
+	// an append table whose buckets need a merge); set [PaimonOptions.Raw]
+	// to read every stored row with its system columns.
 	ErrPrimaryKeyTable = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: primary-key table needs merge on read")
 	// ErrMergeOnRead is matched by the error for a Hudi table whose file
 	// slices' log files cannot be merged (a record merge mode or payload
@@ -158,7 +160,8 @@ type PaimonOptions struct {
 	// Branch reads a branch (branch/branch-<name>/).
 	Branch string
 	// Raw reads a primary-key table's files as stored, with their system
-	// columns, instead of refusing it.
+	// columns, instead of merged (the default: one row per key by the
+	// table's merge engine, Paimon docs "Primary Key Table").
 	Raw bool
 	// TimeZone is the session time zone of Paimon's casts between
 	// TIMESTAMP (a wall clock) and TIMESTAMP WITH LOCAL TIME ZONE (an
@@ -201,6 +204,13 @@ type TableFile struct {
 	// tasks, see [Table.Tasks].
 	Task table.Task
 
+	// LSM is the file's place in its bucket's LSM tree when a Paimon
+	// primary-key table is read merged, else nil. Files of a merged
+	// section after its first have their own Task for [Table.Plan], but
+	// [Table.Tasks] reads them through the first's merge task.
+	LSM     *LSMFile
+	inMerge bool
+
 	partition map[int]any       // partition field id → value (_partition)
 	metrics   *iceberg.Metrics  // Iceberg column metrics, or nil
 	dataFile  *iceberg.DataFile // the Iceberg data file, or nil
@@ -241,14 +251,20 @@ type Table struct {
 // added after the last write still appears). Nothing is decoded yet; call
 // [Table.Scan].
 //
-// Iceberg delete files are planned per data file (TableFile.Task.Deletes)
-// and applied by the scan unless opts.IgnoreDeletes. It refuses, with an
-// error naming the table, a Paimon snapshot with deletion vectors
-// ([ErrDeleteFiles]) unless opts.IgnoreDeletes, a Paimon primary-key table
-// ([ErrPrimaryKeyTable]) unless opts.Paimon.Raw. A Hudi merge-on-read
-// table's log files are merged onto their base files (one task per file
-// slice, see [table.HudiSlice]) unless opts.Hudi.IgnoreLogs; a merge it
-// cannot plan is refused ([ErrMergeOnRead]).
+// Iceberg delete files and Paimon deletion vectors are planned per data
+// file (TableFile.Task.Deletes) and applied by the scan unless
+// opts.IgnoreDeletes. A Paimon primary-key table is read merged: per
+// partition and bucket, the files whose key ranges overlap form one merge
+// task (table.MergeTask) that yields one row per key by the table's merge
+// engine, files that overlap nothing stream as stored (TableFile.LSM says
+// which); with deletion-vectors.enabled, level-0 files are not read and
+// level ≥ 1 files are read with their deletion vectors. A Hudi
+// merge-on-read table's log files are merged onto their base files (one
+// task per file slice, see [table.HudiSlice]) unless opts.Hudi.IgnoreLogs.
+// It refuses, with an error naming the table, merge options lakecat cannot
+// apply ([ErrPrimaryKeyTable]) unless opts.Paimon.Raw, deletion vectors in
+// raw mode ([ErrDeleteFiles]) unless opts.IgnoreDeletes, and a Hudi merge
+// it cannot plan ([ErrMergeOnRead]).
 func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table, error) {
 	if opts.FS == nil {
 		opts.FS = storage.OSFS{}
@@ -360,13 +376,13 @@ func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 	}
 	var out []table.Task
 	for i := range t.Files {
-		if t.Files[i].skip != "" {
+		if t.Files[i].skip != "" || t.Files[i].inMerge {
 			continue
 		}
 		task := t.Files[i].Task
-		// A Hudi file slice is one task: its log records merge onto the
-		// whole base file.
-		if split < 0 || task.Format != "PARQUET" || task.Hudi != nil || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
+		// A Hudi file slice or a Paimon merge is one task: its log records
+		// or sorted runs merge over whole files.
+		if split < 0 || task.Format != "PARQUET" || task.Hudi != nil || task.Merge != nil || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
 			out = append(out, task)
 			continue
 		}

@@ -64,6 +64,9 @@ func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOp
 	if err != nil {
 		return nil, err
 	}
+	if o.open != nil {
+		return o.open(ctx)
+	}
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", task.Path, err)
@@ -108,6 +111,19 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 		}
 		deletes = &taskDeletes{fsys: fsys, files: task.Deletes, keys: task.DeleteSchema, dataPaths: paths, paths: task.Paths,
 			nameMapping: task.NameMapping, rules: rules, limits: opts.Limits, cache: cache}
+	}
+	if task.Merge != nil {
+		o := Options{Name: task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, Rules: rules, Constants: task.Constants,
+			BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits, Stats: opts.Stats}
+		for _, run := range task.Merge.Runs {
+			for _, f := range run.Files {
+				o.openSize += max(f.SizeBytes, 0)
+			}
+		}
+		o.open = func(ctx context.Context) (array.RecordReader, error) {
+			return openMerge(ctx, fsys, task, o, opts.Filter, opts.Stats)
+		}
+		return o, nil
 	}
 	var hr *hudiRead
 	if task.Hudi != nil {

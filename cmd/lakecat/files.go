@@ -70,8 +70,16 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 	}
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
 	enc := json.NewEncoder(f.Stdout)
+	lsm := false // a Paimon primary-key table read merged: LSM columns
+	for _, tf := range t.Files {
+		lsm = lsm || tf.LSM != nil
+	}
 	if o.Format == "text" {
-		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
+		header := "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED"
+		if lsm {
+			header += lsmHeader
+		}
+		fmt.Fprintln(tw, header)
 	}
 	var firstErr error
 	failed := 0
@@ -118,6 +126,9 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 			n := tf.RecordCount
 			fj.Rows = &n
 		}
+		if tf.LSM != nil {
+			fj.LSM = &lsmJSON{Bucket: tf.LSM.Bucket, Level: tf.LSM.Level, Section: tf.LSM.Section, Run: tf.LSM.Run, Runs: tf.LSM.Runs, Merged: tf.LSM.Merged}
+		}
 		if o.Format == "json" {
 			if err := enc.Encode(fj); err != nil {
 				return err
@@ -136,7 +147,11 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 			rows = fmt.Sprint(*fj.Rows)
 		}
 		deletes, deleted := deleteColumns(tf.Deletes)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
+		if lsm {
+			line += lsmCells(fj.LSM)
+		}
+		fmt.Fprintln(tw, line)
 		for _, l := range hudiLogFiles(tf.Task) {
 			if l != tf.Path {
 				fmt.Fprintf(tw, "%s\t%s\t-\t%s\t-\t-\t-\t-\t-\n", l, hudi.LogFormat, dash(tf.Partition))
@@ -170,6 +185,9 @@ type fileJSON struct {
 	DeletedRows *int64       `json:"deleted-rows"`
 	// LogFiles are a Hudi file slice's log files, merged onto the file.
 	LogFiles []string `json:"log-files,omitempty"`
+	// LSM is the file's place in its bucket's LSM tree (a Paimon
+	// primary-key table read merged).
+	LSM *lsmJSON `json:"lsm,omitempty"`
 }
 
 // hudiLogFiles returns the log files of a Hudi file slice's task, in the
@@ -185,6 +203,34 @@ func hudiLogFiles(t table.Task) []string {
 		out[i] = l.Path
 	}
 	return out
+}
+
+// lsmJSON is a Paimon primary-key table file's bucket, level, section of
+// overlapping key ranges and sorted run in it, and whether the section is
+// merged on read (else it streams as stored).
+type lsmJSON struct {
+	Bucket  int  `json:"bucket"`
+	Level   int  `json:"level"`
+	Section int  `json:"section"`
+	Run     int  `json:"run"`
+	Runs    int  `json:"runs"`
+	Merged  bool `json:"merged"`
+}
+
+// lsmHeader and lsmCells are the text columns of lsmJSON: BUCKET, LEVEL,
+// RUN as "<run>/<runs> of section <section>", and MERGE "merge" or
+// "stream".
+const lsmHeader = "\tBUCKET\tLEVEL\tRUN\tMERGE"
+
+func lsmCells(l *lsmJSON) string {
+	if l == nil {
+		return "\t-\t-\t-\t-"
+	}
+	m := "stream"
+	if l.Merged {
+		m = "merge"
+	}
+	return fmt.Sprintf("\t%d\t%d\t%d/%d of section %d\t%s", l.Bucket, l.Level, l.Run+1, l.Runs, l.Section, m)
 }
 
 // deleteJSON is a delete file of a data file.

@@ -14,16 +14,16 @@ func paimonCppTable(t *testing.T, table string) string {
 	return filepath.Join(testutil.RealDir(t, "paimon-cpp", "test", "test_data"), table+".db", name)
 }
 
-// TestCatPaimonFlags: --raw on a primary-key table (and its refusal
-// without), --branch, --schema-id, on paimon-cpp tables and the generated
+// TestCatPaimonFlags: a primary-key table read merged, and as stored with
+// --raw, --branch, --schema-id, on paimon-cpp tables and the generated
 // testdata/paimon_orders.
 func TestCatPaimonFlags(t *testing.T) {
 	pk := paimonCppTable(t, "orc/pk_table_nested_type")
-	_, errOut, code := runCLI(t, "cat", pk)
-	if code != exitUnsupported || errOut != "lakecat: paimon table "+pk+": reader: primary-key table needs merge on read: paimon: primary-key table (primary key shopId, dt, hr): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)\n" {
-		t.Errorf("cat pk: code %d, stderr %q", code, errOut)
+	out, errOut, code := runCLI(t, "cat", pk, "--format", "csv", "--columns", "shopId,col0", "--workers", "1")
+	if code != exitOK || errOut != "" || out != "shopId,col0\n1005,50\n1006,60\n1001,10\n1004,40\n1007,70\n" {
+		t.Errorf("cat pk: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	out, errOut, code := runCLI(t, "cat", pk, "--raw", "--format", "csv", "--columns", "_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0", "--workers", "1")
+	out, errOut, code = runCLI(t, "cat", pk, "--raw", "--format", "csv", "--columns", "_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0", "--workers", "1")
 	want := `_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0
 1002,0,0,20
 1005,1,0,50
@@ -89,6 +89,8 @@ func TestCatPaimonFlags(t *testing.T) {
 10,judy,3000000000,gift
 11,,1,
 12,mallory,,rush
+3,carol,4,moved
+4,dave,,
 `
 	if code != exitOK || errOut != "" || out != want {
 		t.Errorf("cat paimon_orders --raw: code %d, stderr %q, stdout:\n%s", code, errOut, out)

@@ -128,6 +128,9 @@ func runTablePlan(f *factory, o *planOptions) error {
 		if h := file.Task.Hudi; h != nil {
 			fmt.Fprintf(f.Stdout, "%s\n", hudiMergeLine(h))
 		}
+		if file.LSM != nil {
+			fmt.Fprintln(f.Stdout, lsmPlanLine(file))
+		}
 		fmt.Fprintln(f.Stdout)
 	}
 	return nil
@@ -153,4 +156,19 @@ func hudiMergeLine(h *table.HudiSlice) string {
 		by = "ordering " + strings.Join(names, ",")
 	}
 	return fmt.Sprintf("merges %d log files %s by _hoodie_record_key (%s, %s): %s", len(logs), onto, h.MergeMode, by, strings.Join(logs, "; "))
+}
+
+// lsmPlanLine says how a Paimon primary-key table's file is read: merged
+// with the other sorted runs of its section (by key, the merge engine
+// keeping one row per key) or streamed as stored.
+func lsmPlanLine(file reader.TableFile) string {
+	l := file.LSM
+	where := fmt.Sprintf("bucket %d, level %d, sorted run %d of %d in section %d", l.Bucket, l.Level, l.Run+1, l.Runs, l.Section)
+	if !l.Merged {
+		return "lsm: " + where + ": read as stored (its key range overlaps no other file and it holds no retracts)"
+	}
+	if l.Runs == 1 {
+		return "lsm: " + where + ": merged alone (it may hold retracts)"
+	}
+	return fmt.Sprintf("lsm: %s: merged with the section's other %d sorted runs", where, l.Runs-1)
 }
