@@ -382,6 +382,11 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 		defer file.Close()
 		return puffin.ReadDeletionVector(file, file.Size(), f.ContentOffset, f.ContentSizeBytes)
 	}
+	if d.cache != nil {
+		if bm, ok, err := d.cache.sharedPositions(ctx, d, f, mem); ok {
+			return bm, err
+		}
+	}
 	// A file with referenced_data_file holds deletes of that file only
 	// (Iceberg spec, "Manifests": referenced_data_file), which planning
 	// matched to this one: its file_path column is not read.
@@ -627,12 +632,21 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 }
 
 // deleteCache holds the equality key sets of one scan, built once per set
-// of equality delete files and shared by every data file they apply to.
+// of equality delete files and shared by every data file they apply to,
+// and the positions of the position delete files that apply to several of
+// its tasks, read once.
 type deleteCache struct {
 	budget *budget       // the scan's, which the sets are pinned in
 	pool   *recycle.Pool // the survivors' buffers of the scan's files
 	mu     sync.Mutex
 	m      map[string]*cacheEntry
+
+	// The shared position delete files (deletes_cache.go): how many tasks
+	// each applies to, the files read, and the bytes they hold.
+	posMu   sync.Mutex
+	posRefs map[string]int
+	pos     map[string]*posEntry
+	posHeld int64
 }
 
 type cacheEntry struct {

@@ -29,6 +29,11 @@ type TaskOptions struct {
 	// Filter and Stats: see [Options].
 	Filter expr.Expr
 	Stats  *ScanStats
+	// MemoryBytes bounds the estimated bytes of the equality delete key
+	// sets [ReadTask] builds for the task (0: no bound); sets over it fail
+	// the read with a [*KeySetBudgetError]. [ScanTasks] bounds its tasks'
+	// sets by its ScanOptions.MemoryBytes instead.
+	MemoryBytes int64
 }
 
 // ReadTask reads one planned task (table.Scan planning, possibly on another
@@ -48,10 +53,15 @@ type TaskOptions struct {
 //
 // Errors are those of [Open], an unknown task.Rules or task.TimeZone, and
 // for a delete file that cannot be applied a [*DeleteFileError] (matching
-// [ErrCorruptDeleteFile] or [ErrEqualityField]) naming it; every error
-// names the data file.
+// [ErrCorruptDeleteFile] or [ErrEqualityField]) naming it, and for
+// equality key sets over opts.MemoryBytes a [*KeySetBudgetError]; every
+// error names the data file.
 func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOptions) (array.RecordReader, error) {
-	o, err := taskOptions(fsys, task, opts, nil)
+	var cache *deleteCache
+	if opts.MemoryBytes > 0 {
+		cache = &deleteCache{budget: newBudget(opts.MemoryBytes)}
+	}
+	o, err := taskOptions(fsys, task, opts, cache)
 	if err != nil {
 		return nil, err
 	}
