@@ -280,6 +280,8 @@ type fileDeletes struct {
 	runs      [][2]int
 	keepBits  []byte
 	keyBuf    []byte
+	dropPos   []int // the batch's rows position deletes drop, in order
+	keep1     []uint8
 	cols      []arrow.Array
 	pool      *recycle.Pool // the buffers of the survivors, or nil: mem
 	ownPool   bool          // pool is the file's own, not the scan's
@@ -831,6 +833,7 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 	drop := fd.drop[:n]
 	clear(drop)
 	dropped := 0
+	fd.dropPos = fd.dropPos[:0]
 	if fd.positions != nil {
 		lo, hi := uint64(first), uint64(first)+uint64(n) // [lo, hi)
 		it := fd.positions.Iterator()
@@ -841,9 +844,11 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 				break
 			}
 			drop[p-lo] = true
+			fd.dropPos = append(fd.dropPos, int(p-lo))
 			dropped++
 		}
 	}
+	posDropped := dropped
 	for k, set := range fd.eq {
 		if set.empty() {
 			continue
@@ -901,6 +906,9 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 		rec.Release()
 		return s, nil
 	}
+	if dropped != posDropped {
+		fd.dropPos = fd.dropPos[:0] // equality deletes marked rows too
+	}
 	return fd.filter(ctx, rec, drop, n-dropped, pool, mem)
 }
 
@@ -945,15 +953,45 @@ func (fd *fileDeletes) flag(rec arrow.RecordBatch, drop []bool, mem memory.Alloc
 func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop []bool, kept int, pool, mem memory.Allocator) (arrow.RecordBatch, error) {
 	defer rec.Release()
 	n := len(drop)
-	fd.runs = keptRuns(fd.runs, drop)
 	nb := int(bitutil.BytesForBits(int64(n)))
 	if cap(fd.keepBits) < nb {
 		fd.keepBits = make([]byte, nb)
 	}
 	keep := fd.keepBits[:nb]
-	clear(keep)
-	for _, r := range fd.runs {
-		bitutil.SetBitsTo(keep, int64(r[0]), int64(r[1]-r[0]), true)
+	if len(fd.dropPos) == n-kept {
+		// Position deletes alone: runs and bits from the positions.
+		fd.runs = runsBetween(fd.runs, fd.dropPos, n)
+		keepBitsOf(keep, fd.dropPos, n)
+	} else {
+		fd.runs = keptRuns(fd.runs, drop)
+		clear(keep)
+		for _, r := range fd.runs {
+			bitutil.SetBitsTo(keep, int64(r[0]), int64(r[1]-r[0]), true)
+		}
+	}
+	// Short runs (under 32 rows on average): fixed-width values are
+	// compacted without a branch, by a byte of 0 or 1 a row.
+	var keep1 []uint8
+	if len(fd.runs)*32 > kept {
+		if cap(fd.keep1) < n {
+			fd.keep1 = make([]uint8, n)
+		}
+		keep1 = fd.keep1[:n]
+		if len(fd.dropPos) == n-kept {
+			for i := range keep1 {
+				keep1[i] = 1
+			}
+			for _, p := range fd.dropPos {
+				keep1[p] = 0
+			}
+		} else {
+			for i, d := range drop {
+				keep1[i] = 1
+				if d {
+					keep1[i] = 0
+				}
+			}
+		}
 	}
 	var sel arrow.Array
 	defer func() {
@@ -974,7 +1012,7 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 		}
 	}
 	for i, c := range rec.Columns() {
-		if f, ok := filterRuns(c, fd.runs, keep, kept, pool); ok {
+		if f, ok := filterRuns(c, fd.runs, keep, keep1, kept, pool); ok {
 			cols[i] = f
 			continue
 		}
