@@ -39,6 +39,7 @@ const (
 	bytesSkippedRowGroups
 	rowsRead
 	rowsSelected
+	manifestsSkipped
 	numCounters
 )
 
@@ -59,6 +60,11 @@ type ScanCounts struct {
 	// RowsRead is the number of rows decoded; RowsSelected the rows the
 	// residual filter kept.
 	RowsRead, RowsSelected int64
+	// ManifestsSkipped counts the Iceberg data manifests ruled out by the
+	// manifest list's partition summaries, not read; the files they list
+	// (when the list counts them) are among FilesSkipped, their bytes
+	// (unknown) not among BytesSkippedFiles.
+	ManifestsSkipped int64
 }
 
 // Counts returns the counters.
@@ -71,6 +77,7 @@ func (s *ScanStats) Counts() ScanCounts {
 		RowGroupsRead: s.c[rowGroupsRead].Load(), RowGroupsSkipped: s.c[rowGroupsSkipped].Load(),
 		BytesSkippedFiles: s.c[bytesSkippedFiles].Load(), BytesSkippedRowGroups: s.c[bytesSkippedRowGroups].Load(),
 		RowsRead: s.c[rowsRead].Load(), RowsSelected: s.c[rowsSelected].Load(),
+		ManifestsSkipped: s.c[manifestsSkipped].Load(),
 	}
 }
 

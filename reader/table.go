@@ -518,6 +518,12 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 			t.opts.Stats.add(bytesSkippedFiles, max(f.Task.SizeBytes, 0))
 		}
 	}
+	if t.icebergScan != nil {
+		for _, mf := range t.icebergScan.SkippedManifests {
+			t.opts.Stats.add(manifestsSkipped, 1)
+			t.opts.Stats.add(filesSkipped, max(mf.Files, 0))
+		}
+	}
 	if len(planned) == 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(t.OutputSchema()), nil)
 	}
