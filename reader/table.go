@@ -597,7 +597,6 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 				}
 				continue
 			}
-			topts.Stats.add(filesRead, 1)
 		}
 		if !topts.IgnoreDeletes {
 			cache.countPositionRefs(task)
