@@ -189,7 +189,26 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	if err != nil {
 		return nil, err
 	}
-	return newFileReader(ctx, dec, opts)
+	rr, err := newFileReader(ctx, dec, opts)
+	if err == nil && rr.filter != nil {
+		// A file whose footer rules out every row (the columns it lacks,
+		// every row group's statistics) counts as skipped, as
+		// [Table.Prune] reports it.
+		switch src := rr.src.(type) {
+		case emptySource:
+			opts.Stats.add(filesSkipped, 1)
+			opts.Stats.add(bytesSkippedFiles, size)
+		case *rowGroupsSource:
+			if len(src.kept) == 0 {
+				opts.Stats.add(filesSkipped, 1)
+			} else {
+				opts.Stats.add(filesRead, 1)
+			}
+		default:
+			opts.Stats.add(filesRead, 1)
+		}
+	}
+	return rr, err
 }
 
 // newFileReader plans the read of dec in opts.ReadSchema, loads the deletes

@@ -423,6 +423,16 @@ func (b *budget) pin(n int64) (ok bool, pinned, limit int64) {
 	return true, b.pinned, b.limit
 }
 
+// unpinBytes releases n pinned bytes (at most those pinned).
+func (b *budget) unpinBytes(n int64) {
+	b.mu.Lock()
+	n = min(n, b.pinned)
+	b.pinned -= n
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
 // unpin releases every pinned byte (the scan has ended).
 func (b *budget) unpin() {
 	b.mu.Lock()

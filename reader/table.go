@@ -541,6 +541,12 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 			t.opts.Stats.add(bytesSkippedFiles, max(f.Task.SizeBytes, 0))
 		}
 	}
+	if t.icebergScan != nil {
+		for _, mf := range t.icebergScan.SkippedManifests {
+			t.opts.Stats.add(manifestsSkipped, 1)
+			t.opts.Stats.add(filesSkipped, max(mf.Files, 0))
+		}
+	}
 	if len(planned) == 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(t.OutputSchema()), nil)
 	}
@@ -570,10 +576,14 @@ func (t *Table) MayMatch(i int) bool { return TaskMayMatch(t.Files[i].Task, t.fi
 // fsys concurrently and yields their batches in task order, as [ScanFiles]
 // does; every task must have the same read schema. Deletes are applied as
 // [ReadTask] applies them; the key set of a set of equality delete files is
-// built once and shared by the tasks it applies to. The key sets count
-// against opts.MemoryBytes for the scan's life (their estimated size: see
+// built once and shared by the tasks it applies to, and a position delete
+// file that applies to several tasks is read once, its positions held
+// until the last of them has taken its own. The key sets count against
+// opts.MemoryBytes for the scan's life (their estimated size: see
 // [KeySetBudgetError]); sets that alone exceed it fail the scan with a
-// [*KeySetBudgetError].
+// [*KeySetBudgetError]. The held positions count against it too, while
+// held; positions that do not fit are read again by each task.
+// topts.MemoryBytes is not used: opts.MemoryBytes bounds the scan.
 func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
 	files := make([]FileTask, 0, len(tasks))
 	mem := topts.Allocator
@@ -613,7 +623,9 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 				}
 				continue
 			}
-			topts.Stats.add(filesRead, 1)
+		}
+		if !topts.IgnoreDeletes {
+			cache.countPositionRefs(task)
 		}
 		files = append(files, FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o})
 	}

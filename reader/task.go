@@ -29,9 +29,11 @@ type TaskOptions struct {
 	// Filter and Stats: see [Options].
 	Filter expr.Expr
 	Stats  *ScanStats
-	// MemoryBytes bounds the log records a Hudi file slice's merge holds
-	// (0: no bound); over it the read fails with [ErrMergeBudget].
-	// [ScanTasks] sets it to ScanOptions.MemoryBytes.
+	// MemoryBytes bounds what one task's read holds beyond its batches
+	// (0: no bound): the estimated bytes of the equality delete key sets
+	// [ReadTask] builds (over it: a [*KeySetBudgetError]) and the log
+	// records a Hudi file slice's merge holds (over it: [ErrMergeBudget]).
+	// [ScanTasks] sets it from ScanOptions.MemoryBytes.
 	MemoryBytes int64
 }
 
@@ -57,10 +59,15 @@ type TaskOptions struct {
 //
 // Errors are those of [Open], an unknown task.Rules or task.TimeZone, and
 // for a delete file that cannot be applied a [*DeleteFileError] (matching
-// [ErrCorruptDeleteFile] or [ErrEqualityField]) naming it; every error
-// names the data file.
+// [ErrCorruptDeleteFile] or [ErrEqualityField]) naming it, and for
+// equality key sets over opts.MemoryBytes a [*KeySetBudgetError]; every
+// error names the data file.
 func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOptions) (array.RecordReader, error) {
-	o, err := taskOptions(fsys, task, opts, nil)
+	var cache *deleteCache
+	if opts.MemoryBytes > 0 {
+		cache = &deleteCache{budget: newBudget(opts.MemoryBytes)}
+	}
+	o, err := taskOptions(fsys, task, opts, cache)
 	if err != nil {
 		return nil, err
 	}
