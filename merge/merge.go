@@ -32,6 +32,16 @@ type Options struct {
 	BatchRows int
 	// Allocator allocates output batches (nil: memory.DefaultAllocator).
 	Allocator memory.Allocator
+	// MemoryBytes bounds the bytes of the source batches the merge holds
+	// at once (0: no bound; bytes of the buffers, counted as
+	// [Reader.HeldBytes] does): the current batch of each run and the
+	// batches the pending output rows come from. When the held bytes pass
+	// it the merge emits the rows it has, so an output batch may have
+	// fewer than BatchRows rows. The held bytes stay within MemoryBytes
+	// plus the batches the last key group loaded (one per run, unless a
+	// key repeats over a whole batch); the floor is one batch per run,
+	// and a bound below it is exceeded, not an error.
+	MemoryBytes int64
 }
 
 type ref struct{ src, row int32 }
@@ -50,6 +60,9 @@ type cursor struct {
 	keys []arrow.Array
 	kind []int8
 	seq  []int64
+	// bytes is rec's size, counted in Reader.heldBytes while the cursor
+	// is on it or it is held.
+	bytes int64
 	// i64 holds the key's values when the key is one non-null BIGINT
 	// column (the common case), compared without the generic path.
 	i64  []int64
@@ -73,17 +86,21 @@ type Reader struct {
 	batchRows int
 	perColumn bool
 
-	held     []arrow.RecordBatch
-	rows     []ref   // whole-row mode: the source of each output row
-	cols     [][]ref // per-column mode: each column's sources (src -1: null)
-	accs     []*accumulator
-	builder  []array.Builder
-	nout     int
-	group    []entry
-	state    []ref
-	groupAt  []int // per sequence group: the group entry of its current values, or -1
-	firstSet []bool
-	cmps     []compareFunc
+	held      []arrow.RecordBatch
+	heldOwn   []int64 // per held batch: its bytes once no cursor is on it (0 while one is)
+	maxBytes  int64
+	heldBytes int64 // bytes of the distinct source batches held (cursors' and held)
+	peakBytes int64
+	rows      []ref   // whole-row mode: the source of each output row
+	cols      [][]ref // per-column mode: each column's sources (src -1: null)
+	accs      []*accumulator
+	builder   []array.Builder
+	nout      int
+	group     []entry
+	state     []ref
+	groupAt   []int // per sequence group: the group entry of its current values, or -1
+	firstSet  []bool
+	cmps      []compareFunc
 
 	cur  arrow.RecordBatch
 	err  error
@@ -105,7 +122,7 @@ func NewReader(s *arrow.Schema, runs []Run, spec Spec, opts Options) (*Reader, e
 	if spec.Engine == "" {
 		spec.Engine = Deduplicate
 	}
-	r := &Reader{refs: 1, mem: opts.Allocator, schema: s, spec: spec, runs: runs, batchRows: opts.BatchRows}
+	r := &Reader{refs: 1, mem: opts.Allocator, schema: s, spec: spec, runs: runs, batchRows: opts.BatchRows, maxBytes: opts.MemoryBytes}
 	if r.mem == nil {
 		r.mem = memory.DefaultAllocator
 	}
@@ -165,6 +182,7 @@ func (r *Reader) closeRuns() {
 		if c.rec != nil {
 			c.rec.Release()
 			c.rec = nil
+			r.heldBytes -= c.bytes
 		}
 	}
 	r.heap = nil
@@ -179,6 +197,14 @@ func (r *Reader) closeRuns() {
 // the run.
 func (r *Reader) load(c *cursor) (bool, error) {
 	prev, prevKeys, prevN := c.rec, c.keys, c.n
+	if prev != nil {
+		if c.held >= 0 {
+			r.heldOwn[c.held] = c.bytes // held on: counted until reset
+		} else {
+			r.heldBytes -= c.bytes
+		}
+	}
+	c.rec = nil // an error below leaves the cursor on no batch
 	defer func() {
 		if prev != nil {
 			prev.Release()
@@ -202,6 +228,9 @@ func (r *Reader) load(c *cursor) (bool, error) {
 			continue
 		}
 		c.rec, c.n, c.row, c.held = rec, int(rec.NumRows()), 0, -1
+		c.bytes = batchBytes(rec)
+		r.heldBytes += c.bytes
+		r.peakBytes = max(r.peakBytes, r.heldBytes)
 		c.keys = c.keys[:0:0]
 		for _, k := range r.spec.Keys {
 			c.keys = append(c.keys, rec.Column(k))
@@ -283,6 +312,7 @@ func (r *Reader) hold(c *cursor) int32 {
 	if c.held < 0 {
 		c.rec.Retain()
 		r.held = append(r.held, c.rec)
+		r.heldOwn = append(r.heldOwn, 0)
 		c.held = int32(len(r.held) - 1)
 	}
 	return c.held
@@ -314,10 +344,11 @@ func (r *Reader) step(c *cursor) error {
 func retract(kind int8) bool { return kind == UpdateBefore || kind == Delete }
 
 // fill merges keys until a batch's worth of rows is pending, too many
-// source batches are held, or the runs are exhausted.
+// source batches (or bytes, over Options.MemoryBytes) are held, or the
+// runs are exhausted.
 func (r *Reader) fill() error {
 	maxHeld := 2*len(r.runs) + 8
-	for r.nout < r.batchRows && len(r.heap) > 0 && len(r.held) < maxHeld {
+	for r.nout < r.batchRows && len(r.heap) > 0 && len(r.held) < maxHeld && (r.maxBytes <= 0 || r.nout == 0 || r.heldBytes <= r.maxBytes) {
 		c := r.heap[0]
 		if !r.perColumn {
 			n, err := r.stretch(c)
@@ -778,11 +809,13 @@ func (r *Reader) reset() {
 		r.cols[c] = r.cols[c][:0]
 	}
 	r.nout = 0
-	for _, b := range r.held {
+	for i, b := range r.held {
 		b.Release()
+		r.heldBytes -= r.heldOwn[i]
 	}
 	clear(r.held)
 	r.held = r.held[:0]
+	r.heldOwn = r.heldOwn[:0]
 	for _, c := range r.heap {
 		c.held = -1
 	}
@@ -894,6 +927,33 @@ func (r *Reader) take(ctx context.Context, c int, refs []ref, idx arrow.Array) (
 		return nil, fmt.Errorf("merge: column %s: %w", r.schema.Field(c).Name, err)
 	}
 	return out, nil
+}
+
+// HeldBytes returns the bytes of the source batches the merge holds now
+// and the most it has held at once: the sizes of their buffers (each
+// distinct batch once; slices of one buffer counted whole), the figure
+// Options.MemoryBytes bounds. The output batch, which shares or copies
+// their values, is not included.
+func (r *Reader) HeldBytes() (now, peak int64) { return r.heldBytes, r.peakBytes }
+
+// batchBytes is the size in bytes of the buffers rec holds.
+func batchBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	var walk func(d arrow.ArrayData)
+	walk = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			walk(c)
+		}
+	}
+	for _, c := range rec.Columns() {
+		walk(c.Data())
+	}
+	return n
 }
 
 // Schema is the batches' schema (the runs' schema).

@@ -362,3 +362,72 @@ func TestNoCopyForOneRun(t *testing.T) {
 		t.Fatalf("a run alone is not passed through: %d rows", out.NumRows())
 	}
 }
+
+// TestMemoryBytes checks the bytes of source batches a merge holds: two
+// fully overlapping runs of four 2-row batches (every batch B bytes).
+// Unbounded, one output batch holds all eight source batches (8B); with
+// MemoryBytes 2B the merge emits after each key group that takes it over
+// 2B: four batches of two rows, never more than 4B held (the bound plus
+// the one batch per run the last group loaded).
+func TestMemoryBytes(t *testing.T) {
+	var a, b []row
+	for k := 1; k <= 8; k++ {
+		a = append(a, row(fmt.Sprintf("%d %d +I a%d 1", k, 10+k, k)))
+		b = append(b, row(fmt.Sprintf("%d %d +I b%d 2", k, 20+k, k)))
+	}
+	for _, tc := range []struct {
+		name    string
+		bound   int64 // in units of B
+		batches []int64
+		peakInB int64
+	}{
+		{"unbounded", 0, []int64{8}, 8},
+		{"2B", 2, []int64{2, 2, 2, 2}, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			ra, rb := newRun(t, mem, "a", 2, a...), newRun(t, mem, "b", 2, b...)
+			sizes := map[int64]int{}
+			for _, r := range []Run{ra, rb} {
+				for _, x := range r.(*sliceRun).batches {
+					sizes[batchBytes(x)]++
+				}
+			}
+			if len(sizes) != 1 {
+				t.Fatalf("batch sizes %v, want one size", sizes)
+			}
+			var B int64
+			for s := range sizes {
+				B = s
+			}
+			rr, err := NewReader(testSchema, []Run{ra, rb}, testSpec(Deduplicate), Options{BatchRows: 100, Allocator: mem, MemoryBytes: tc.bound * B})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rr.Release()
+			var got []int64
+			var out strings.Builder
+			for rr.Next() {
+				rec := rr.RecordBatch()
+				got = append(got, rec.NumRows())
+				for i := 0; i < int(rec.NumRows()); i++ {
+					fmt.Fprintf(&out, "%s;", rec.Column(3).ValueStr(i))
+				}
+			}
+			if err := rr.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.batches) {
+				t.Errorf("output batch rows %v, want %v", got, tc.batches)
+			}
+			if want := "b1;b2;b3;b4;b5;b6;b7;b8;"; out.String() != want {
+				t.Errorf("rows %s, want %s", out.String(), want)
+			}
+			now, peak := rr.HeldBytes()
+			if now != 0 || peak != tc.peakInB*B {
+				t.Errorf("held bytes now %d, peak %d; want 0 and %d (%d x %d)", now, peak, tc.peakInB*B, tc.peakInB, B)
+			}
+		})
+	}
+}

@@ -182,7 +182,11 @@ func (r *fileRun) Close() error {
 // openMerge reads a merge task (task.Merge): each sorted run's files in
 // turn, aligned by field id to the merge schema, merged by the task's
 // spec, narrowed to task.ReadSchema; the filter applies to merged rows.
-func openMerge(ctx context.Context, fsys storage.FS, task table.Task, base Options, filter expr.Expr, stats *ScanStats) (array.RecordReader, error) {
+//
+// memoryBytes (TaskOptions.MemoryBytes, 0: none) bounds the source batches
+// the merge holds ([merge.Options.MemoryBytes]); each run of several also
+// decodes one batch ahead, not counted.
+func openMerge(ctx context.Context, fsys storage.FS, task table.Task, base Options, filter expr.Expr, stats *ScanStats, memoryBytes int64) (array.RecordReader, error) {
 	ms, err := mergeSchema(task)
 	if err != nil {
 		return nil, err
@@ -213,7 +217,7 @@ func openMerge(ctx context.Context, fsys storage.FS, task table.Task, base Optio
 	if batch <= 0 {
 		batch = DefaultBatchRows
 	}
-	m, err := merge.NewReader(schema.ToArrowSchema(ms), runs, spec, merge.Options{BatchRows: batch, Allocator: mem})
+	m, err := merge.NewReader(schema.ToArrowSchema(ms), runs, spec, merge.Options{BatchRows: batch, Allocator: mem, MemoryBytes: memoryBytes})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", task.Path, err)
 	}

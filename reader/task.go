@@ -32,7 +32,9 @@ type TaskOptions struct {
 	// MemoryBytes bounds what one task's read holds beyond its batches
 	// (0: no bound): the estimated bytes of the equality delete key sets
 	// [ReadTask] builds (over it: a [*KeySetBudgetError]) and the log
-	// records a Hudi file slice's merge holds (over it: [ErrMergeBudget]).
+	// records a Hudi file slice's merge holds (over it: [ErrMergeBudget]),
+	// and the source batches a Paimon merge holds (past it the merge emits
+	// what it has: see merge.Options.MemoryBytes).
 	// [ScanTasks] sets it from ScanOptions.MemoryBytes.
 	MemoryBytes int64
 }
@@ -128,7 +130,7 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 			}
 		}
 		o.open = func(ctx context.Context) (array.RecordReader, error) {
-			return openMerge(ctx, fsys, task, o, opts.Filter, opts.Stats)
+			return openMerge(ctx, fsys, task, o, opts.Filter, opts.Stats, opts.MemoryBytes)
 		}
 		return o, nil
 	}
