@@ -240,6 +240,16 @@ func (r *Reader) load(c *cursor) (bool, error) {
 		c.i64 = nil
 		if k, ok := c.keys[0].(*array.Int64); ok && len(c.keys) == 1 && k.NullN() == 0 {
 			c.i64 = k.Int64Values()
+			// The order within the batch is checked here, once, so step
+			// need not compare each row with the one before.
+			for i := 1; i < len(c.i64); i++ {
+				if c.i64[i-1] > c.i64[i] {
+					c.rec.Release()
+					c.rec, c.keys, c.n = nil, nil, 0
+					r.heldBytes -= c.bytes
+					return false, fmt.Errorf("%s: %w: row %d of a batch has a key below the row before it", c.run.Name(), ErrUnsorted, i)
+				}
+			}
 		}
 		if prev != nil && compareKeys(r.keyCmp, prevKeys, prevN-1, c.keys, 0) > 0 {
 			return false, fmt.Errorf("%s: %w: the key at the start of a batch is below the one before it", c.run.Name(), ErrUnsorted)
@@ -323,7 +333,7 @@ func (r *Reader) hold(c *cursor) int32 {
 func (r *Reader) step(c *cursor) error {
 	c.row++
 	if c.row < c.n {
-		if r.cmpRows(c, c.row-1, c, c.row) > 0 {
+		if c.i64 == nil && r.cmpRows(c, c.row-1, c, c.row) > 0 {
 			return fmt.Errorf("%s: %w: row %d of a batch has a key below the row before it", c.run.Name(), ErrUnsorted, c.row)
 		}
 		r.down(0)
@@ -433,10 +443,20 @@ func (r *Reader) mergeGroup() error {
 	key := cursor{keys: c.keys, i64: c.i64}
 	keyRow := c.row
 	first := c.run.Name()
+	i64, keyVal := c.i64 != nil, int64(0)
+	if i64 {
+		keyVal = c.i64[keyRow]
+	}
 	for len(r.heap) > 0 {
 		c := r.heap[0]
-		if len(g) > 0 && r.cmpRows(c, c.row, &key, keyRow) != 0 {
-			break
+		if len(g) > 0 {
+			if i64 && c.i64 != nil {
+				if c.i64[c.row] != keyVal {
+					break
+				}
+			} else if r.cmpRows(c, c.row, &key, keyRow) != 0 {
+				break
+			}
 		}
 		if len(g) > 0 {
 			src = r.hold(c)
@@ -494,7 +514,14 @@ func (r *Reader) order(g []entry) {
 		return
 	}
 	asc, desc := true, true
-	for i := 1; i < len(g) && (asc || desc); i++ {
+	if len(r.seqCmp) == 0 {
+		for i := 1; i < len(g) && (asc || desc); i++ {
+			a, b := g[i-1].seq, g[i].seq
+			asc = asc && a <= b
+			desc = desc && a > b
+		}
+	}
+	for i := 1; len(r.seqCmp) > 0 && i < len(g) && (asc || desc); i++ {
 		c := r.compareEntries(g[i-1], g[i])
 		asc = asc && c <= 0
 		desc = desc && c > 0
