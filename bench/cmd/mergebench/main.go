@@ -4,7 +4,8 @@
 // -runs records) and a table holding the same rows in one file, then reads
 // the first merged (the default) and the second as stored (raw: no merge),
 // interleaved round by round in one process, and prints the best
-// wall-clock time of each and their ratio.
+// wall-clock time of each, the median process CPU time (user plus system,
+// all goroutines) of each, and their ratios.
 //
 // Usage (from the bench directory):
 //
@@ -19,6 +20,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
+	"syscall"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -115,6 +118,7 @@ func main() {
 		log.Fatal(err)
 	}
 	best := map[string]time.Duration{}
+	cpus := map[string][]time.Duration{}
 	var rowsOut = map[string]int64{}
 	for i := 0; i < *rounds; i++ {
 		for _, c := range []struct {
@@ -129,7 +133,9 @@ func main() {
 				}
 				pprof.StartCPUProfile(f)
 			}
+			cpu0 := processCPU()
 			n, d, err := read(c.dir, c.raw)
+			cpus[c.name] = append(cpus[c.name], processCPU()-cpu0)
 			if *profile != "" && !c.raw {
 				pprof.StopCPUProfile()
 			}
@@ -147,4 +153,24 @@ func main() {
 	fmt.Printf("merged:       %v best of %d, %d rows out\n", best["merged"], *rounds, rowsOut["merged"])
 	fmt.Printf("one run, raw: %v best of %d, %d rows out\n", best["one run, raw"], *rounds, rowsOut["one run, raw"])
 	fmt.Printf("ratio merged / unmerged: %.2fx\n", float64(best["merged"])/float64(best["one run, raw"]))
+	m, o := median(cpus["merged"]), median(cpus["one run, raw"])
+	fmt.Printf("process CPU, median of %d: merged %v, one run raw %v, ratio %.2fx\n", *rounds, m, o, float64(m)/float64(o))
+}
+
+// processCPU is the process's user plus system CPU time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func median(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	d = slices.Clone(d)
+	slices.Sort(d)
+	return d[len(d)/2]
 }
