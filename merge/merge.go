@@ -866,10 +866,12 @@ func (r *Reader) build() (arrow.RecordBatch, error) {
 		}
 	}
 	var idx arrow.Array
-	if !r.perColumn {
-		idx = r.indices(r.rows)
-		defer idx.Release()
-	}
+	defer func() {
+		if idx != nil {
+			idx.Release()
+		}
+	}()
+	parts := make([]arrow.Array, len(r.held))
 	for c := range cols {
 		if r.perColumn && r.builder[c] != nil {
 			cols[c] = r.builder[c].NewArray()
@@ -879,7 +881,21 @@ func (r *Reader) build() (arrow.RecordBatch, error) {
 		if r.perColumn {
 			refs = r.cols[c]
 		}
-		a, err := r.take(ctx, c, refs, idx)
+		for i, b := range r.held {
+			parts[i] = b.Column(c)
+		}
+		if a, ok := gather(r.mem, r.schema.Field(c).Type, parts, refs); ok {
+			cols[c] = a
+			continue
+		}
+		if !r.perColumn && idx == nil {
+			idx = r.indices(r.rows)
+		}
+		var cidx arrow.Array
+		if !r.perColumn {
+			cidx = idx
+		}
+		a, err := r.take(ctx, c, refs, cidx)
 		if err != nil {
 			release()
 			return nil, err
