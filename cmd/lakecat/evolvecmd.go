@@ -114,7 +114,7 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 	var c evolve.Committer
 	dir := o.Table
 	if urlScheme(dir) != "" {
-		fsys, stripped, err := objectStore(dir)
+		fsys, stripped, err := objectStore(dir, f.logger())
 		if err != nil {
 			return err
 		}

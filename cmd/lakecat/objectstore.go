@@ -3,6 +3,8 @@
 package main
 
 import (
+	"log/slog"
+
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/storage/blob"
 )
@@ -13,11 +15,16 @@ import (
 // transient errors (storage.RetryFS with its default policy: 4 tries,
 // backoff from 50 ms), so one dropped connection does not fail a command;
 // commits are not retried (a retried create could report its own success
-// as a lost race).
-func objectStore(url string) (storage.FS, string, error) {
+// as a lost race). What the cloud SDKs log goes to log (the --verbose
+// logger: nil discards it).
+func objectStore(url string, log *slog.Logger) (storage.FS, string, error) {
 	if !knownScheme(url) {
 		return nil, "", unsupportedScheme(url)
 	}
 	bfs := blob.New()
+	bfs.SetLogger(log)
 	return storage.RetryFS(bfs, storage.RetryPolicy{}), bfs.StripQuery(url), nil
 }
+
+// storeDrivers returns the object-store URL schemes this build reads.
+func storeDrivers() []string { return blob.Drivers() }
