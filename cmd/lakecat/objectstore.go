@@ -15,7 +15,9 @@ import (
 // transient errors (storage.RetryFS with its default policy: 4 tries,
 // backoff from 50 ms), so one dropped connection does not fail a command;
 // commits are not retried (a retried create could report its own success
-// as a lost race). What the cloud SDKs log goes to log (the --verbose
+// as a lost race). Each file's ranged reads are coalesced
+// (storage.CoalesceFS with its defaults: files up to 8 MiB read whole,
+// 64 KiB tail for footers, 1 MiB gap threshold). What the cloud SDKs log goes to log (the --verbose
 // logger: nil discards it).
 func objectStore(url string, log *slog.Logger) (storage.FS, string, error) {
 	if !knownScheme(url) {
@@ -23,7 +25,7 @@ func objectStore(url string, log *slog.Logger) (storage.FS, string, error) {
 	}
 	bfs := blob.New()
 	bfs.SetLogger(log)
-	return storage.RetryFS(bfs, storage.RetryPolicy{}), bfs.StripQuery(url), nil
+	return storage.CoalesceFS(storage.RetryFS(bfs, storage.RetryPolicy{}), storage.CoalesceOptions{}), bfs.StripQuery(url), nil
 }
 
 // storeDrivers returns the object-store URL schemes this build reads.
