@@ -37,7 +37,7 @@ func (m *memFS) CreateNoReplace(_ context.Context, p string, d []byte) error {
 	return nil
 }
 func (m *memFS) Replace(_ context.Context, p string, d []byte) error { m.files[p] = d; return nil }
-func (m *memFS) Remove(_ context.Context, p string) error             { delete(m.files, p); return nil }
+func (m *memFS) Remove(_ context.Context, p string) error            { delete(m.files, p); return nil }
 
 func (f *memFile) Size() int64  { return int64(len(f.data)) }
 func (f *memFile) Close() error { return nil }
