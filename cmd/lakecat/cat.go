@@ -61,7 +61,7 @@ CSV writes NULL as an empty field and an empty string as "".`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			if !slices.Contains(outputFormats, opts.Format) {
-				return usageError{fmt.Errorf("unknown --format %q (want table, jsonl, csv or arrow)", opts.Format)}
+				return usageError{fmt.Errorf("unknown --format %q (want table, jsonl, csv, arrow or parquet)", opts.Format)}
 			}
 			if opts.Limit < -1 {
 				return usageError{fmt.Errorf("--limit must be ≥ 0, or -1 for no limit")}
@@ -79,7 +79,7 @@ CSV writes NULL as an empty field and an empty string as "".`,
 	fl.StringVar(&opts.Schema.Rules, "rules", "", "promotion rules: iceberg, iceberg-v3, paimon or hudi (default: from the schema's source)")
 	fl.StringSliceVar(&opts.Columns, "columns", nil, "read only these columns of the read schema (a,b.c)")
 	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows (-1: no limit)")
-	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv or arrow (an Arrow IPC stream)")
+	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv, arrow (an Arrow IPC stream) or parquet (a Parquet file with field ids)")
 	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536, at most 16777216)")
 	fl.StringVar(&opts.Where, "where", "", whereUsage)
 	fl.StringVarP(&opts.Output, "output", "o", "", outputUsage)
