@@ -62,7 +62,8 @@ func (o CoalesceOptions) withDefaults() CoalesceOptions {
 //     request), and any other read fetches [CoalesceOptions.GapBytes]
 //     (1 MiB) beyond what it asks, so that reads that follow within that
 //     gap (the projected column chunks of one row group) are served from
-//     the same request;
+//     the same request; a read of 4 gaps or more (4 MiB) goes straight
+//     through and is not kept;
 //   - while a file is open, opening it again returns the same handle (one
 //     size request, one set of fetched bytes), released with the last
 //     Close.
@@ -233,16 +234,17 @@ func (f *coalesceFile) ReadAt(p []byte, off int64) (int, error) {
 		}
 		return len(want), nil
 	}
+	if int64(len(want)) >= 4*f.fs.o.GapBytes {
+		// A large read (a whole column chunk) gains nothing from a gap and
+		// would double its memory in a span: read it directly, keep nothing.
+		return f.inner.ReadAt(p, off)
+	}
 	// Fetch what is asked plus the gap beyond it, or the whole tail.
 	start, end := off, off+int64(len(want))+f.fs.o.GapBytes
 	if tail := f.size - f.fs.o.TailBytes; end > tail {
 		start = min(start, max(tail, 0))
 	}
 	end = min(end, f.size)
-	if int64(len(want)) > end-start {
-		// Larger than a span would be: read it directly, keep nothing.
-		return f.inner.ReadAt(p, off)
-	}
 	buf := make([]byte, end-start)
 	n, err := f.inner.ReadAt(buf, start)
 	if n < len(buf) {

@@ -109,17 +109,19 @@ func TestCoalesceFS(t *testing.T) {
 		{1100, 200},  // the next chunk, within the gap
 		{1300, 300},  // and the next
 		{3000, 1000}, // a chunk far away, larger than the gap: fetches 3000..4500
+		{5000, 2000}, // 4 gaps or more: read as asked, not kept
+		{5000, 10},   // so this is a fetch of its own: 5000..5510
 	} {
 		if got, want := read(again, int64(r[0]), r[1]), mem.files["big"][r[0]:r[0]+r[1]]; !bytes.Equal(got, want) {
 			t.Errorf("big %v: wrong bytes", r)
 		}
 	}
-	if want := []string{"big 9800+200", "big 1000+600", "big 3000+1500"}; fmt.Sprint(mem.reads) != fmt.Sprint(want) || mem.opens != 2 {
+	if want := []string{"big 9800+200", "big 1000+600", "big 3000+1500", "big 5000+2000", "big 5000+510"}; fmt.Sprint(mem.reads) != fmt.Sprint(want) || mem.opens != 2 {
 		t.Errorf("big file reads %v (%d opens), want %v (2 opens: small and big)", mem.reads, mem.opens, want)
 	}
 	again.Close()
 	again.Close() // a second Close of one handle releases nothing more
-	if got := read(big, 1000, 10); !bytes.Equal(got, mem.files["big"][1000:1010]) || len(mem.reads) != 3 {
+	if got := read(big, 1000, 10); !bytes.Equal(got, mem.files["big"][1000:1010]) || len(mem.reads) != 5 {
 		t.Errorf("read after the other handle's Close: reads %v", mem.reads)
 	}
 	big.Close()

@@ -17,8 +17,8 @@ import (
 // commits are not retried (a retried create could report its own success
 // as a lost race). Each file's ranged reads are coalesced
 // (storage.CoalesceFS with its defaults: files up to 8 MiB read whole,
-// 64 KiB tail for footers, 1 MiB gap threshold). What the cloud SDKs log goes to log (the --verbose
-// logger: nil discards it).
+// 64 KiB tail for footers, 1 MiB gap threshold). What the cloud SDKs log
+// goes to log (the --verbose logger; nil discards it).
 func objectStore(url string, log *slog.Logger) (storage.FS, string, error) {
 	if !knownScheme(url) {
 		return nil, "", unsupportedScheme(url)
