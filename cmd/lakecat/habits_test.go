@@ -42,7 +42,7 @@ func TestCompletion(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"cat", "--format", ""}, "table\njsonl\ncsv\narrow\n:4\n"},
+		{[]string{"cat", "--format", ""}, "table\njsonl\ncsv\narrow\nparquet\n:4\n"},
 		{[]string{"cat", "--format", "j"}, "jsonl\n:4\n"},
 		{[]string{"cat", "--rules", ""}, "hudi\niceberg\niceberg-v3\npaimon\n:4\n"},
 		{[]string{"plan", "--rules", "ice"}, "iceberg\niceberg-v3\n:4\n"},
