@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -514,15 +515,13 @@ func (r *Reader) order(g []entry) {
 		return
 	}
 	asc, desc := true, true
-	if len(r.seqCmp) == 0 {
-		for i := 1; i < len(g) && (asc || desc); i++ {
-			a, b := g[i-1].seq, g[i].seq
-			asc = asc && a <= b
-			desc = desc && a > b
+	for i := 1; i < len(g) && (asc || desc); i++ {
+		var c int
+		if len(r.seqCmp) == 0 {
+			c = cmp.Compare(g[i-1].seq, g[i].seq) // compareEntries, inlined
+		} else {
+			c = r.compareEntries(g[i-1], g[i])
 		}
-	}
-	for i := 1; len(r.seqCmp) > 0 && i < len(g) && (asc || desc); i++ {
-		c := r.compareEntries(g[i-1], g[i])
 		asc = asc && c <= 0
 		desc = desc && c > 0
 	}

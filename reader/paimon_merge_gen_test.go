@@ -159,6 +159,12 @@ func TestPaimonMergeEngines(t *testing.T) {
 					t.Errorf("batch %d:\n%s\nwant:\n%s", batch, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 				}
 			}
+			// A 1-byte --memory: the merge holds its floor (one batch per
+			// run) and emits after every key group, the same rows.
+			got := scanTableRows(t, dir, reader.TableOptions{BatchRows: 1000, MemoryBytes: 1})
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("memory 1 byte:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
 		})
 	}
 }
