@@ -261,7 +261,8 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 			opts.Stats.add(rowGroupsRead, 1)
 		}
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del, filter: filter, stats: opts.Stats}, nil
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del, filter: filter, stats: opts.Stats,
+		decode: decodeBytes(dec, p.FileProjection(), opts.firstRowGroup, opts.rowGroups, n)}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.
@@ -282,6 +283,7 @@ type fileReader struct {
 	closer io.Closer
 	filter *expr.Bound // the residual filter, or nil
 	stats  *ScanStats
+	decode int64 // the decode state expected, in bytes ([decodeBytes])
 }
 
 func (r *fileReader) Retain() { atomic.AddInt64(&r.refs, 1) }

@@ -216,6 +216,14 @@ func (s *scanReader) readFile(i int, t FileTask) {
 		send(scanItem{err: err})
 		return
 	}
+	// The decoder's state is reserved from the caller's budget before
+	// anything is decoded, and held until the file's reader is released.
+	own, err := s.reserveDecode(i, rr)
+	if err != nil {
+		rr.Release()
+		return
+	}
+	defer s.budget.unreserve(own)
 	defer rr.Release()
 	for rr.Next() {
 		rec := rr.RecordBatch()
@@ -223,7 +231,7 @@ func (s *scanReader) readFile(i int, t FileTask) {
 		// The file being read may go over the budget by one batch, and
 		// only when none of its batches is waiting: the scan never
 		// deadlocks and the queued bytes stay within budget + one batch.
-		if err := s.budget.acquire(s.ctx, n, func() bool { return s.headIs(i) && len(out) == 0 }); err != nil {
+		if err := s.budget.acquire(s.ctx, n, own, func() bool { return s.headIs(i) && len(out) == 0 }); err != nil {
 			return
 		}
 		rec.Retain()
@@ -350,6 +358,11 @@ type budget struct {
 	peak   int64 // highest used, for tests and diagnostics
 	limit  int64
 	head   int64 // index of the task being read, read atomically
+
+	// reserved is the decoders' state the workers hold ([budget.reserve]),
+	// included in used; peakReserved is its highest value and maxReserve
+	// the largest single reservation.
+	reserved, peakReserved, maxReserve int64
 }
 
 func newBudget(limit int64) *budget {
@@ -360,13 +373,14 @@ func newBudget(limit int64) *budget {
 
 // acquire waits until n more bytes fit: within the limit, or, for the file
 // at the head of the order with no batch waiting (mayOverflow), whenever
-// the bytes held are within the limit. Other files never go over the
-// limit, so the bytes held never exceed limit + one batch, and the head,
-// whose batches the reader drains, always gets through.
-func (b *budget) acquire(ctx context.Context, n int64, mayOverflow func() bool) error {
+// the bytes held less its own decode reservation own are within the limit.
+// Other files never go over the limit, so the bytes held never exceed
+// limit + the head's reservation + one batch, and the head, whose batches
+// the reader drains, always gets through.
+func (b *budget) acquire(ctx context.Context, n, own int64, mayOverflow func() bool) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for b.limit > 0 && b.used+n > b.limit && !(b.used <= b.limit && mayOverflow()) {
+	for b.limit > 0 && b.used+n > b.limit && !(b.used-own <= b.limit && mayOverflow()) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
