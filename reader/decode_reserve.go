@@ -9,9 +9,9 @@ import (
 // decodeBytes is the decode state, in bytes, a read of dec over the file
 // projection proj and row groups first..first+count-1 (count 0: to the end)
 // is expected to hold at once, from the footer: for Parquet
-// [parquet.File.DecodeBytes] (the largest row group's projected column
-// chunks, compressed plus uncompressed), for ORC the largest stripe
-// ([orc.File.StripeBytes]). Avro decodes one block at a time within
+// formats/parquet File.DecodeBytes (for the largest row group, per
+// projected column: a page, the dictionary and three batches of values),
+// for ORC the largest stripe (formats/orc File.StripeBytes). Avro decodes one block at a time within
 // [Limits] and reserves nothing. A footer whose sizes cannot be summed
 // reserves nothing: the read itself reports the error.
 func decodeBytes(dec decoder, proj *schema.Schema, first, count, batchRows int) int64 {

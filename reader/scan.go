@@ -44,6 +44,16 @@ type ScanOptions struct {
 	// stay within MemoryBytes plus one batch. In [ScanTasks] the equality
 	// delete key sets of the scan count against it too, for the scan's
 	// life ([KeySetBudgetError] when they alone exceed it).
+	//
+	// With a bound, each worker also reserves its file's decode state from
+	// it before decoding (page buffers, dictionary, batch scratch; estimated
+	// from the footer: Parquet's File.DecodeBytes, the largest stripe for
+	// ORC, nothing for Avro) and holds it until the file is decoded. A
+	// worker whose reservation does not fit waits, so a small bound runs
+	// fewer files at once than Workers; the file next in order always gets
+	// its reservation. The bytes held stay within MemoryBytes plus that
+	// file's reservation plus one batch. Outside it: the footers, delete
+	// files being loaded, parquet-go's page reader state and Go's garbage.
 	MemoryBytes int64
 	// Progress, when set, is called from Next (on the reader's goroutine)
 	// after each batch and after each file.
