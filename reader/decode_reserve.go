@@ -8,12 +8,13 @@ import (
 
 // decodeBytes is the decode state, in bytes, a read of dec over the file
 // projection proj and row groups first..first+count-1 (count 0: to the end)
-// is expected to hold at once, from the footer: for Parquet
-// formats/parquet File.DecodeBytes (for the largest row group, per
-// projected column: a page, the dictionary and three batches of values),
-// for ORC the largest stripe (formats/orc File.StripeBytes). Avro decodes one block at a time within
-// [Limits] and reserves nothing. A footer whose sizes cannot be summed
-// reserves nothing: the read itself reports the error.
+// in batches of batchRows rows is expected to hold at once, from the
+// footer: for Parquet formats/parquet File.DecodeBytes (for the largest row
+// group, per projected column: a page, the dictionary and three batches of
+// values), for ORC the largest stripe (formats/orc File.StripeBytes). Avro
+// decodes one block at a time within its caps and reserves nothing. A
+// footer whose sizes cannot be summed reserves nothing: the read itself
+// reports the error.
 func decodeBytes(dec decoder, proj *schema.Schema, first, count, batchRows int) int64 {
 	switch d := dec.(type) {
 	case parquetDecoder:
@@ -42,18 +43,22 @@ func decodeBytes(dec decoder, proj *schema.Schema, first, count, batchRows int) 
 // scan's cancellation.
 func (s *scanReader) reserveDecode(i int, rr any) (int64, error) {
 	fr, ok := rr.(*fileReader)
-	if !ok || s.pins.limit <= 0 || fr.decode <= 0 {
+	if !ok || s.pins.limit <= 0 || fr.decode == nil {
 		return 0, nil
 	}
-	if err := s.budget.reserve(s.ctx, fr.decode, func() bool { return s.headIs(i) }); err != nil {
+	n := fr.decode()
+	if n <= 0 {
+		return 0, nil
+	}
+	if err := s.budget.reserve(s.ctx, n, func() bool { return s.headIs(i) }); err != nil {
 		return 0, err
 	}
-	return fr.decode, nil
+	return n, nil
 }
 
 // reserve waits until n more bytes fit within the limit, or mayOverflow
 // reports that the caller is the head of the order, then holds them until
-// [budget.release].
+// [budget.unreserve].
 func (b *budget) reserve(ctx context.Context, n int64, mayOverflow func() bool) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -296,7 +296,7 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		}
 	}
 	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del, filter: filter, stats: opts.Stats,
-		decode: decodeBytes(dec, p.FileProjection(), opts.firstRowGroup, opts.rowGroups, n)}, nil
+		decode: func() int64 { return decodeBytes(dec, p.FileProjection(), opts.firstRowGroup, opts.rowGroups, n) }}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.
@@ -317,7 +317,7 @@ type fileReader struct {
 	closer io.Closer
 	filter *expr.Bound // the residual filter, or nil
 	stats  *ScanStats
-	decode int64 // the decode state expected, in bytes ([decodeBytes])
+	decode func() int64 // the decode state expected, in bytes ([decodeBytes])
 }
 
 func (r *fileReader) Retain() { atomic.AddInt64(&r.refs, 1) }

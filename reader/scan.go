@@ -40,10 +40,10 @@ type ScanOptions struct {
 	// per file), so a worker ahead of the reader keeps decoding while the
 	// budget has room. The file whose batches are next in order may go
 	// over it by one batch when none of its batches is waiting, so a
-	// budget smaller than one batch still makes progress and the bytes held
-	// stay within MemoryBytes plus one batch. In [ScanTasks] the equality
-	// delete key sets of the scan count against it too, for the scan's
-	// life ([KeySetBudgetError] when they alone exceed it).
+	// budget smaller than one batch still makes progress and the batches
+	// held stay within MemoryBytes plus one batch. In [ScanTasks] the
+	// equality delete key sets of the scan count against it too, for the
+	// scan's life ([KeySetBudgetError] when they alone exceed it).
 	//
 	// With a bound, each worker also reserves its file's decode state from
 	// it before decoding (page buffers, dictionary, batch scratch; estimated
@@ -230,7 +230,8 @@ func (s *scanReader) readFile(i int, t FileTask) {
 		n := recordBytes(rec)
 		// The file being read may go over the budget by one batch, and
 		// only when none of its batches is waiting: the scan never
-		// deadlocks and the queued bytes stay within budget + one batch.
+		// deadlocks and the bytes held stay within budget + its
+		// reservation + one batch.
 		if err := s.budget.acquire(s.ctx, n, own, func() bool { return s.headIs(i) && len(out) == 0 }); err != nil {
 			return
 		}
