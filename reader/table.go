@@ -700,3 +700,10 @@ func tableRoot(location string) string {
 	}
 	return root
 }
+
+// TableRoot returns the folder or URL prefix that [OpenTable] confines the
+// paths of the table at location to (see [TableOptions.FS]): location
+// itself, or for an Iceberg metadata file named directly the table folder
+// holding it. A process reading tasks planned elsewhere confines its FS
+// the same way: storage.Confine(fsys, TableRoot(location), allowPaths).
+func TableRoot(location string) string { return tableRoot(location) }
