@@ -1,10 +1,10 @@
 package lakecatio
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"context"
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/reader"

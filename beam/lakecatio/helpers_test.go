@@ -4,17 +4,16 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
+	"log/slog"
 	"os"
-	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
@@ -26,11 +25,16 @@ import (
 
 func init() {
 	register.DoFn1x0[[]byte](&collectFn{})
+	register.DoFn1x0[order](&collectOrdersFn{})
+	register.DoFn1x0[beam.X](&discardFn{})
 }
 
 func TestMain(m *testing.M) {
 	flag.Parse()
 	beam.Init()
+	if os.Getenv("LAKECAT_BEAM_LOG") == "" { // Prism logs each failed bundle at length (through the logger beam.Init set)
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
 	os.Exit(m.Run())
 }
 
@@ -190,7 +194,3 @@ func sameSchema(t *testing.T, name string, got, want *arrow.Schema) {
 		}
 	}
 }
-
-var _ = reflect.TypeOf
-var _ = strings.Contains
-var _ metrics.Results

@@ -29,7 +29,7 @@ var ErrRowType = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "lakecatio: row
 // ReadRows reads the table as [Read] does and yields one T per row. T is a
 // struct; each exported field takes the top-level column named by its
 // `lakecat:"name"` tag, or else the column whose name equals the field's
-// name ignoring case; `lakecat:"-"` skips a field. Field types:
+// name ignoring case and underscores (OrderID takes order_id); `lakecat:"-"` skips a field. Field types:
 //
 //	bool; int, int8 … int64 and uint8 … uint64 (integer columns that fit);
 //	float32, float64 (floating-point and integer columns); string (string
@@ -99,7 +99,7 @@ func rowSetters(t reflect.Type, sch *arrow.Schema) ([]setter, error) {
 		}
 		col := -1
 		for j, af := range sch.Fields() {
-			if (tagged && af.Name == name) || (!tagged && strings.EqualFold(af.Name, f.Name)) {
+			if (tagged && af.Name == name) || (!tagged && sameName(af.Name, f.Name)) {
 				col = j
 				break
 			}
@@ -280,4 +280,11 @@ func intValue(at arrow.DataType) func(arrow.Array, int) (int64, bool) {
 		}
 	}
 	return nil
+}
+
+// sameName reports whether a column name and a Go field name are the same
+// ignoring case and underscores.
+func sameName(column, field string) bool {
+	strip := func(s string) string { return strings.ReplaceAll(s, "_", "") }
+	return strings.EqualFold(strip(column), strip(field))
 }
