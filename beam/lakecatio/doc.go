@@ -23,5 +23,7 @@
 // The Beam counters, in namespace "lakecat": files, row_groups, rows (rows
 // emitted), rows_decoded, bytes (bytes read from storage), rows_deleted
 // (rows removed by delete files or merges; counted for reads without a
-// filter) and retries.
+// filter), retries (row groups read again after a transient error) and
+// restrictions (restrictions processed: one per task, plus the parts a
+// runner split off and the rests handed back for a retry).
 package lakecatio

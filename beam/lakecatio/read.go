@@ -47,6 +47,7 @@ var (
 	bytesCounter       = beam.NewCounter("lakecat", "bytes")
 	rowsDeletedCounter = beam.NewCounter("lakecat", "rows_deleted")
 	retriesCounter     = beam.NewCounter("lakecat", "retries")
+	restrictCounter    = beam.NewCounter("lakecat", "restrictions")
 )
 
 // Read reads the table at location (a folder or object-store URL, or an
@@ -237,6 +238,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, e ta
 	if err := json.Unmarshal(e.Task, &task); err != nil {
 		return sdf.StopProcessing(), err
 	}
+	restrictCounter.Inc(ctx, 1)
 	rest := rt.GetRestriction().(offsetrange.Restriction)
 	for i := rest.Start; i < rest.End; i++ {
 		var held [][]byte
@@ -259,7 +261,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, e ta
 			}
 			return nil
 		}
-		err := fn.readUnit(ctx, task, e, i, out)
+		counts, err := fn.readUnit(ctx, task, e, i, out)
 		if errors.Is(err, errSplitAway) {
 			return sdf.StopProcessing(), nil
 		}
@@ -280,6 +282,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, e ta
 				emit(h)
 			}
 		}
+		counts.add(ctx, i, fn.filter == nil)
 	}
 	rt.TryClaim(rest.End) // the restriction is done
 	return sdf.StopProcessing(), nil
@@ -301,9 +304,29 @@ func (fn *readFn) retry(path string, i int64) (time.Duration, bool) {
 	return min(50*time.Millisecond<<(n-1), 2*time.Second), true
 }
 
+// unitCounts is what reading one unit counted.
+type unitCounts struct {
+	rows, decoded, bytes int64
+}
+
+// add adds the counts of unit i to the counters, once the unit is claimed
+// (a unit read and then split away is read again by the residual's worker).
+func (c unitCounts) add(ctx context.Context, i int64, deletes bool) {
+	if i == 0 {
+		filesCounter.Inc(ctx, 1)
+	}
+	rowGroupsCounter.Inc(ctx, 1)
+	rowsCounter.Inc(ctx, c.rows)
+	rowsDecodedCounter.Inc(ctx, c.decoded)
+	bytesCounter.Inc(ctx, c.bytes)
+	if deletes {
+		rowsDeletedCounter.Inc(ctx, c.decoded-c.rows)
+	}
+}
+
 // readUnit reads unit i of the task and passes its batches, IPC-encoded,
 // to out.
-func (fn *readFn) readUnit(ctx context.Context, task table.Task, e taskElement, i int64, out func([]byte) error) error {
+func (fn *readFn) readUnit(ctx context.Context, task table.Task, e taskElement, i int64, out func([]byte) error) (unitCounts, error) {
 	if task.Format == "PARQUET" {
 		task.FirstRowGroup, task.RowGroups = int(i), 1
 	}
@@ -312,7 +335,7 @@ func (fn *readFn) readUnit(ctx context.Context, task table.Task, e taskElement, 
 	rr, err := reader.ReadTask(ctx, countingFS{FS: fn.fsys, n: &read}, task, reader.TaskOptions{
 		BatchRows: fn.Config.BatchRows, IgnoreDeletes: fn.Config.IgnoreDeletes, Filter: fn.filter, Stats: stats})
 	if err != nil {
-		return err
+		return unitCounts{}, err
 	}
 	defer rr.Release()
 	var rows int64
@@ -335,24 +358,13 @@ func (fn *readFn) readUnit(ctx context.Context, task table.Task, e taskElement, 
 		err := encodeBatches(rec, fn.Config.maxBatchBytes(), out)
 		rec.Release()
 		if err != nil {
-			return err
+			return unitCounts{}, err
 		}
 	}
 	if err := rr.Err(); err != nil {
-		return err
+		return unitCounts{}, err
 	}
-	c := stats.Counts()
-	if i == 0 {
-		filesCounter.Inc(ctx, 1)
-	}
-	rowGroupsCounter.Inc(ctx, 1)
-	rowsCounter.Inc(ctx, rows)
-	rowsDecodedCounter.Inc(ctx, c.RowsRead)
-	bytesCounter.Inc(ctx, read.Load())
-	if fn.filter == nil {
-		rowsDeletedCounter.Inc(ctx, c.RowsRead-rows)
-	}
-	return nil
+	return unitCounts{rows: rows, decoded: stats.Counts().RowsRead, bytes: read.Load()}, nil
 }
 
 // encodeBatches passes rec to out as Arrow IPC streams of one batch each,
