@@ -241,5 +241,3 @@ func TestReadRetried(t *testing.T) {
 		t.Errorf("counters %v, want retries 1", counters)
 	}
 }
-
-
