@@ -70,6 +70,11 @@ func sink(key string) [][]byte {
 // run executes the pipeline on Prism and returns its counters by name.
 func run(t *testing.T, p *beam.Pipeline) (map[string]int64, error) {
 	t.Helper()
+	return prismRun(p)
+}
+
+// prismRun executes the pipeline on Prism and returns its counters by name.
+func prismRun(p *beam.Pipeline) (map[string]int64, error) {
 	res, err := prism.Execute(context.Background(), p)
 	if err != nil {
 		return nil, err

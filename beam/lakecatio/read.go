@@ -239,8 +239,9 @@ func (fn *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, e ta
 		return sdf.StopProcessing(), err
 	}
 	restrictCounter.Inc(ctx, 1)
-	rest := rt.GetRestriction().(offsetrange.Restriction)
-	for i := rest.Start; i < rest.End; i++ {
+	// The end is read again each time: a split by the runner moves it.
+	end := func() int64 { return rt.GetRestriction().(offsetrange.Restriction).End }
+	for i := rt.GetRestriction().(offsetrange.Restriction).Start; i < end(); i++ {
 		var held [][]byte
 		heldBytes, claimed := 0, false
 		out := func(b []byte) error {
@@ -284,7 +285,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, e ta
 		}
 		counts.add(ctx, i, fn.filter == nil)
 	}
-	rt.TryClaim(rest.End) // the restriction is done
+	rt.TryClaim(end()) // the restriction is done
 	return sdf.StopProcessing(), nil
 }
 

@@ -44,9 +44,9 @@ func init() {
 	register.DoFn1x0[string](&printFn{})
 }
 
-// countFn emits, for each batch, the number of its rows per value of its
-// single column.
-type countFn struct{}
+// countFn emits, for each batch, the number of its rows per value of the
+// column Column.
+type countFn struct{ Column string }
 
 func (fn *countFn) ProcessElement(b []byte, emit func(string, int64)) error {
 	r, err := ipc.NewReader(bytes.NewReader(b))
@@ -55,7 +55,12 @@ func (fn *countFn) ProcessElement(b []byte, emit func(string, int64)) error {
 	}
 	defer r.Release()
 	for r.Next() {
-		col := r.RecordBatch().Column(0)
+		// A read of metadata columns alone reads the table's columns too.
+		idx := r.Schema().FieldIndices(fn.Column)
+		if len(idx) == 0 {
+			return fmt.Errorf("partitioncount: no column %q in %s", fn.Column, r.Schema())
+		}
+		col := r.RecordBatch().Column(idx[0])
 		counts := map[string]int64{}
 		for i := 0; i < col.Len(); i++ {
 			counts[col.ValueStr(i)]++
@@ -87,7 +92,7 @@ func main() {
 		opts = append(opts, lakecatio.Where(*whereFlag))
 	}
 	batches := lakecatio.Read(s, *tableFlag, opts...)
-	counts := stats.SumPerKey(s, beam.ParDo(s, &countFn{}, batches))
+	counts := stats.SumPerKey(s, beam.ParDo(s, &countFn{Column: *byFlag}, batches))
 	lines := beam.ParDo(s, format, counts)
 	if *outputFlag != "" {
 		textio.Write(s, *outputFlag, lines)
