@@ -34,9 +34,12 @@ type ScanOptions struct {
 	// Workers is the number of files decoded at once (0: GOMAXPROCS).
 	Workers int
 	// MemoryBytes bounds the bytes of decoded batches waiting to be read,
-	// the one the caller holds included (0: no bound beyond the per-file
-	// queue of two batches). The file whose batches are next in order may
-	// go over it by one batch when none of its batches is waiting, so a
+	// the one the caller holds included (0: [DefaultQueueBytes] bounds the
+	// batches and nothing bounds equality delete key sets). Each file's
+	// queue is bounded by these bytes, not by a count of batches (up to 64
+	// per file), so a worker ahead of the reader keeps decoding while the
+	// budget has room. The file whose batches are next in order may go
+	// over it by one batch when none of its batches is waiting, so a
 	// budget smaller than one batch still makes progress and the bytes held
 	// stay within MemoryBytes plus one batch. In [ScanTasks] the equality
 	// delete key sets of the scan count against it too, for the scan's
@@ -101,12 +104,37 @@ func scanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions, b *budge
 		done:    done,
 		prog:    ScanProgress{FilesTotal: len(tasks), Started: time.Now()},
 	}
+	if b.limit <= 0 {
+		// Equality key sets stay unbounded in b; the batches waiting get
+		// the default bound.
+		s.budget = newBudget(DefaultQueueBytes)
+	}
+	s.pins = b
+	qc := queueBatches(len(tasks))
 	for i := range s.results {
-		s.results[i] = make(chan scanItem, 2)
+		s.results[i] = make(chan scanItem, qc)
 	}
 	s.wg.Add(1)
 	go s.dispatch(tasks, workers)
 	return s, nil
+}
+
+// DefaultQueueBytes bounds the bytes of decoded batches a scan holds
+// waiting to be read when [ScanOptions.MemoryBytes] is 0.
+const DefaultQueueBytes = 64 << 20
+
+// maxQueueBatches is the most batches one file's queue holds (its bytes
+// are bounded by the scan's budget); maxQueueSlots bounds the queue slots
+// of a scan of many files, allocated up front (each a few words).
+const (
+	maxQueueBatches = 64
+	maxQueueSlots   = 1 << 16
+)
+
+// queueBatches is the capacity of each file's queue in a scan of n files:
+// maxQueueBatches, less for scans of very many files, never below 2.
+func queueBatches(n int) int {
+	return min(maxQueueBatches, max(2, maxQueueSlots/max(n, 1)))
 }
 
 type scanItem struct {
@@ -127,7 +155,8 @@ type scanReader struct {
 	head    int
 	cur     scanItem
 	err     error
-	budget  *budget
+	budget  *budget // the batches waiting: the caller's, or DefaultQueueBytes when it has no limit
+	pins    *budget // the caller's budget, which equality key sets are pinned in
 	done    func()
 	wg      sync.WaitGroup
 	once    sync.Once
@@ -236,7 +265,7 @@ func (s *scanReader) stop() {
 				}
 			}
 		}
-		s.budget.unpin()
+		s.pins.unpin()
 		if s.done != nil {
 			s.done()
 		}

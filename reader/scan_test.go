@@ -257,3 +257,33 @@ func TestScanTinyBudget(t *testing.T) {
 		t.Errorf("order %v, %d rows", order, rows)
 	}
 }
+
+// TestScanQueuesByBytes: with the reader not reading at all, the worker of
+// the second file decodes the whole file (8 batches) ahead of it: queues
+// are bounded by bytes (DefaultQueueBytes here), not by two batches.
+func TestScanQueuesByBytes(t *testing.T) {
+	files := genFiles(t, 2, func(int) int { return 400 })
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rr, err := ScanFiles(context.Background(), memTasks(files, mem, 50, nil, -1), ScanOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := rr.(*scanReader)
+	deadline := time.Now().Add(time.Minute) // a bound on a hang, not a timing assertion
+	for len(sr.results[1]) < 8 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := len(sr.results[1]); n != 8 {
+		t.Errorf("second file's queue holds %d batches before the reader starts, want all 8", n)
+	}
+	if _, rows := drain(t, rr, 0); rows != 800 {
+		t.Errorf("%d rows, want 800", rows)
+	}
+	rr.Release()
+	for _, c := range []struct{ files, want int }{{1, 64}, {4, 64}, {1024, 64}, {4096, 16}, {1 << 20, 2}} {
+		if got := queueBatches(c.files); got != c.want {
+			t.Errorf("queueBatches(%d) = %d, want %d", c.files, got, c.want)
+		}
+	}
+}

@@ -685,25 +685,5 @@ func partitionValue(t schema.Type, v any) string {
 	return string(b)
 }
 
-// tableRoot returns the folder of the table at location: location itself,
-// or for an Iceberg metadata file named directly its folder, and the
-// parent of that folder when it is "metadata" (as iceberg.FindMetadata
-// roots it). A location opened from inside its metadata folder is rooted
-// at the table folder too.
-func tableRoot(location string) string {
-	root := strings.TrimSuffix(location, "/")
-	if strings.HasSuffix(root, ".metadata.json") || strings.HasSuffix(root, ".metadata.json.gz") {
-		root = storage.ParentDir(root)
-	}
-	if storage.BaseName(root) == "metadata" {
-		root = storage.ParentDir(root)
-	}
-	return root
-}
-
-// TableRoot returns the folder or URL prefix that [OpenTable] confines the
-// paths of the table at location to (see [TableOptions.FS]): location
-// itself, or for an Iceberg metadata file named directly the table folder
-// holding it. A process reading tasks planned elsewhere confines its FS
-// the same way: storage.Confine(fsys, TableRoot(location), allowPaths).
-func TableRoot(location string) string { return tableRoot(location) }
+// tableRoot returns the folder of the table at location (table.Root).
+func tableRoot(location string) string { return table.Root(location) }

@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 
 	"github.com/lakecat/lakecat"
-	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/storage/blob"
+	"github.com/lakecat/lakecat/table"
 )
 
 // ErrUnknownFS is matched by the error of a read whose [WithFS] names an FS
@@ -31,7 +31,7 @@ func RegisterFS(name string, open func() (storage.FS, error)) {
 }
 
 // openFS returns the FS a read of cfg uses, confined to the table as
-// reader.OpenTable confines it, and the table location to plan with (an
+// reader.OpenTable confines it (table.Root), and the table location to plan with (an
 // object-store URL without its driver query, which the FS keeps).
 func openFS(cfg config) (storage.FS, string, error) {
 	loc := cfg.Table
@@ -56,7 +56,7 @@ func openFS(cfg config) (storage.FS, string, error) {
 	default:
 		fsys = storage.OSFS{}
 	}
-	return storage.Confine(fsys, reader.TableRoot(loc), cfg.AllowPaths), loc, nil
+	return storage.Confine(fsys, table.Root(loc), cfg.AllowPaths), loc, nil
 }
 
 // countingFS counts the bytes read through it.

@@ -13,11 +13,18 @@ import (
 // transient errors (storage.RetryFS with its default policy: 4 tries,
 // backoff from 50 ms), so one dropped connection does not fail a command;
 // commits are not retried (a retried create could report its own success
-// as a lost race).
+// as a lost race). Each request is bounded by the timeouts of envTimeouts
+// (LAKECAT_REQUEST_TIMEOUT, LAKECAT_IDLE_TIMEOUT); a timed-out read is
+// retried like a dropped connection.
 func objectStore(url string) (storage.FS, string, error) {
 	if !knownScheme(url) {
 		return nil, "", unsupportedScheme(url)
 	}
+	timeouts, err := envTimeouts()
+	if err != nil {
+		return nil, "", err
+	}
 	bfs := blob.New()
+	bfs.SetTimeouts(timeouts)
 	return storage.RetryFS(bfs, storage.RetryPolicy{}), bfs.StripQuery(url), nil
 }

@@ -1,7 +1,9 @@
 package orc
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -58,6 +60,19 @@ func (b *base) wrapErr(what string, err error) error {
 func (b *base) presence(n int, parent []byte) ([]byte, int, error) {
 	if parent == nil && !b.hasPresent {
 		return nil, n, nil
+	}
+	if parent == nil {
+		// Every row has a slot: the decoded PRESENT bytes are the validity.
+		var err error
+		b.bits, err = b.present.next(b.bits[:0], n)
+		if err != nil {
+			return nil, 0, b.wrapErr("PRESENT stream", err)
+		}
+		if len(b.bits) < n {
+			return nil, 0, b.wrapErr("PRESENT stream", io.ErrUnexpectedEOF)
+		}
+		valid := b.bits[:n]
+		return valid, n - bytes.Count(valid, []byte{0}), nil
 	}
 	m := n
 	if parent != nil {

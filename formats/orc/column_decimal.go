@@ -70,12 +70,17 @@ func (c *decimalColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 			return nil, c.wrapErr("DATA stream", err)
 		}
 		for _, sc := range c.scaleSt {
-			hi, lo, p, err := readVarint128(c.data, c.p)
-			if err != nil {
-				return nil, c.wrapErr("DATA stream", err)
+			var num decimal128.Num
+			if v, p, ok := readVarint63(c.data, c.p); ok {
+				num, c.p = decimal128.FromI64(v), p
+			} else {
+				hi, lo, p, err := readVarint128(c.data, c.p)
+				if err != nil {
+					return nil, c.wrapErr("DATA stream", err)
+				}
+				c.p = p
+				num = decimal128.New(int64(hi), lo)
 			}
-			c.p = p
-			num := decimal128.New(int64(hi), lo)
 			if sc != scale {
 				num, err = rescale(num, sc, scale)
 				if err != nil {
@@ -108,6 +113,25 @@ func rescale(v decimal128.Num, from, to int64) (decimal128.Num, error) {
 		return v, fmt.Errorf("%w: decimal value does not fit 128 bits at scale %d", ErrCorrupt, to)
 	}
 	return decimal128.FromBigInt(b), nil
+}
+
+// readVarint63 reads a zigzag varint of at most 9 bytes (a value of 63
+// bits, what most decimals hold) at b[p]; ok is false when the varint is
+// longer or b holds fewer than 9 bytes from p, and readVarint128 must read
+// it.
+func readVarint63(b []byte, p int) (v int64, np int, ok bool) {
+	if p < 0 || len(b)-p < 9 {
+		return 0, p, false
+	}
+	w := b[p : p+9]
+	var u uint64
+	for i, c := range w {
+		u |= uint64(c&0x7f) << (7 * uint(i))
+		if c < 0x80 {
+			return int64(u>>1) ^ -int64(u&1), p + i + 1, true
+		}
+	}
+	return 0, p, false
 }
 
 // readVarint128 reads an unbounded zigzag varint into a 128-bit two's

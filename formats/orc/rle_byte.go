@@ -1,6 +1,10 @@
 package orc
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+	"slices"
+)
 
 // byteRLE decodes the byte run-length encoding (spec section "Byte Run
 // Length Encoding"): a control byte c < 0x80 starts a run of c+3 copies of
@@ -92,8 +96,14 @@ func (d *boolRLE) next(dst []byte, n int) ([]byte, error) {
 		return dst, err
 	}
 	full := n / 8
-	for _, c := range d.tmp[:full] {
-		dst = append(dst, c>>7, (c>>6)&1, (c>>5)&1, (c>>4)&1, (c>>3)&1, (c>>2)&1, (c>>1)&1, c&1)
+	if len(d.tmp) < (n+7)/8 {
+		return dst, io.ErrUnexpectedEOF
+	}
+	at := len(dst)
+	dst = slices.Grow(dst, full*8)[:at+full*8]
+	out := dst[at:]
+	for i, c := range d.tmp[:full] {
+		*(*[8]byte)(out[i*8 : i*8+8]) = bitBytes[c]
 	}
 	if r := n - full*8; r > 0 {
 		d.cur, d.left = d.tmp[full], 8
@@ -137,3 +147,14 @@ func readVarint(b []byte, p int) (uint64, int, error) {
 }
 
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// bitBytes[c] is byte c spread to one byte (0 or 1) per bit, most
+// significant bit first (the order of ORC's boolean streams).
+var bitBytes = func() (t [256][8]byte) {
+	for c := range t {
+		for j := range 8 {
+			t[c][j] = byte(c>>(7-j)) & 1
+		}
+	}
+	return t
+}()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -270,37 +269,42 @@ func putBigEndianDecimal(dst, src []byte) {
 }
 
 // gatherFixed writes dict[idx[i]] (values of width w) into dst for every
-// index. An index out of range is an error.
+// index. An index out of range is an error. Widths 4, 8 and 16 (int32 and
+// float, int64 and double and timestamps, decimal128) move one machine
+// value per index; other widths copy bytes.
 func gatherFixed(dst, dict []byte, w int, idx []int32) error {
-	nd := uint32(len(dict) / w)
 	switch w {
 	case 4:
-		d := arrow.Uint32Traits.CastFromBytes(dict[:nd*4])
-		out := arrow.Uint32Traits.CastFromBytes(dst[:len(idx)*4])
-		for i, x := range idx {
-			if uint32(x) >= nd {
-				return fmt.Errorf("dictionary index %d out of range [0, %d)", x, nd)
-			}
-			out[i] = d[x]
-		}
+		return gather(arrow.Uint32Traits.CastFromBytes(dst[:len(idx)*4]), arrow.Uint32Traits.CastFromBytes(dict[:len(dict)/4*4]), idx)
 	case 8:
-		d := arrow.Uint64Traits.CastFromBytes(dict[:nd*8])
-		out := arrow.Uint64Traits.CastFromBytes(dst[:len(idx)*8])
-		for i, x := range idx {
-			if uint32(x) >= nd {
-				return fmt.Errorf("dictionary index %d out of range [0, %d)", x, nd)
-			}
-			out[i] = d[x]
+		return gather(arrow.Uint64Traits.CastFromBytes(dst[:len(idx)*8]), arrow.Uint64Traits.CastFromBytes(dict[:len(dict)/8*8]), idx)
+	case 16:
+		return gather(arrow.Decimal128Traits.CastFromBytes(dst[:len(idx)*16]), arrow.Decimal128Traits.CastFromBytes(dict[:len(dict)/16*16]), idx)
+	}
+	nd := uint32(len(dict) / w)
+	for i, x := range idx {
+		if uint32(x) >= nd {
+			return errDictIndex(x, nd)
 		}
-	default:
-		for i, x := range idx {
-			if uint32(x) >= nd {
-				return fmt.Errorf("dictionary index %d out of range [0, %d)", x, nd)
-			}
-			copy(dst[i*w:i*w+w], dict[int(x)*w:int(x)*w+w])
-		}
+		copy(dst[i*w:i*w+w], dict[int(x)*w:int(x)*w+w])
 	}
 	return nil
 }
 
-var _ = bits.Len
+// gather writes dict[idx[i]] into out[i] for every index (out holds at
+// least len(idx) values).
+func gather[T any](out, dict []T, idx []int32) error {
+	nd := uint32(len(dict))
+	out = out[:len(idx)]
+	for i, x := range idx {
+		if uint32(x) >= nd {
+			return errDictIndex(x, nd)
+		}
+		out[i] = dict[x]
+	}
+	return nil
+}
+
+func errDictIndex(x int32, nd uint32) error {
+	return fmt.Errorf("dictionary index %d out of range [0, %d)", x, nd)
+}

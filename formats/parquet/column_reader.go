@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -488,7 +489,9 @@ func (lr *leafReader) loadDictionary(dict pq.Dictionary) error {
 		if n > 0 && len(offs) < n+1 {
 			return lr.corrupt("dictionary of %d values with %d offsets", n, len(offs))
 		}
-		lr.dictData = append(lr.dictData[:0], raw...)
+		// gatherSlack bytes of room past the end: see gatherVar.
+		lr.dictData = slices.Grow(lr.dictData[:0], len(raw)+gatherSlack)
+		lr.dictData = append(lr.dictData, raw...)
 		lr.dictOffs = lr.dictOffs[:0]
 		for i := 0; i <= n && i < len(offs); i++ {
 			if int(offs[i]) > len(raw) {
@@ -665,7 +668,7 @@ func (lr *leafReader) takeFlat(start, end int) error {
 		return nil
 	}
 	w := max(c.width, 1)
-	if cnt < n && cnt > 0 && (w == 4 || w == 8) && (c.op == opCopy || c.op == opFixed || lr.dictPage) {
+	if cnt < n && cnt > 0 && ((w == 4 || w == 8) && (c.op == opCopy || c.op == opFixed) || lr.dictPage && (w == 4 || w == 8 || w == 16)) {
 		// Copy and place in one pass.
 		out := lr.fixed.extend(n * w)
 		v0 := lr.vpos
@@ -762,6 +765,13 @@ func (lr *leafReader) takeDense(cnt int) error {
 	return nil
 }
 
+// gatherVar appends the dictionary strings idx names to the batch's data
+// and offsets: the lengths first (checking every index and the batch's
+// byte cap), then one pass of copies into the data grown once. A value of
+// at most gatherSlack bytes is moved as one fixed-size block, which needs
+// gatherSlack bytes of room past the end of both the dictionary data
+// (loadDictionary leaves them) and the batch data (grown here, then given
+// back); longer values are copied by length.
 func (lr *leafReader) gatherVar(idx []int32) error {
 	nd := uint32(len(lr.dictOffs) - 1)
 	do := lr.dictOffs
@@ -775,15 +785,26 @@ func (lr *leafReader) gatherVar(idx []int32) error {
 	if lr.vdata.n+total > maxBatchBytes {
 		return unsupportedf("column %s: more than %d bytes of values in one batch; use a smaller BatchRows", lr.ln.phys.path, maxBatchBytes)
 	}
-	data := lr.vdata.extend(total)
+	data := lr.vdata.extend(total + gatherSlack)
+	lr.vdata.n -= gatherSlack
 	out := arrow.Int32Traits.CastFromBytes(lr.voffs.extend(4 * len(idx)))
+	out = out[:len(idx)]
 	base := int32(lr.vdata.n - total)
 	p := 0
-	dd := lr.dictData
+	dd := lr.dictData[:len(lr.dictData)+gatherSlack]
 	for i, x := range idx {
 		a, b := do[x], do[x+1]
-		p += copy(data[p:], dd[a:b])
+		if b-a <= gatherSlack {
+			*(*[gatherSlack]byte)(data[p : p+gatherSlack]) = *(*[gatherSlack]byte)(dd[a : a+gatherSlack])
+		} else {
+			copy(data[p:], dd[a:b])
+		}
+		p += int(b - a)
 		out[i] = base + int32(p)
 	}
 	return nil
 }
+
+// gatherSlack is the length up to which gatherVar moves a dictionary string
+// as one fixed-size block rather than calling copy.
+const gatherSlack = 16

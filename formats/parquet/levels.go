@@ -314,41 +314,38 @@ func b2i(b bool) int {
 	return i
 }
 
-// scatterDict writes dict[idx[k]] (width w, 4 or 8) to the entries of d
-// equal to md and zeroes the others; out holds len(d)*w bytes.
+// scatterDict writes dict[idx[k]] (width w: 4, 8 or 16) to the entries of
+// d equal to md and zeroes the others; out holds len(d)*w bytes and idx one
+// index per entry equal to md.
 func scatterDict(out, dict []byte, w int, idx []int32, d []byte, md byte) error {
-	k := 0
-	if w == 4 {
-		o := arrow.Uint32Traits.CastFromBytes(out[:len(d)*4])
-		dv := arrow.Uint32Traits.CastFromBytes(dict[:len(dict)/4*4])
-		nd := uint32(len(dv))
-		for j, x := range d {
-			if x == md {
-				i := uint32(idx[k])
-				if i >= nd {
-					return fmt.Errorf("dictionary index %d out of range [0, %d)", idx[k], nd)
-				}
-				o[j] = dv[i]
-				k++
-			} else {
-				o[j] = 0
-			}
-		}
-		return nil
+	switch w {
+	case 4:
+		return scatterDictValues(arrow.Uint32Traits.CastFromBytes(out[:len(d)*4]), arrow.Uint32Traits.CastFromBytes(dict[:len(dict)/4*4]), idx, d, md)
+	case 8:
+		return scatterDictValues(arrow.Uint64Traits.CastFromBytes(out[:len(d)*8]), arrow.Uint64Traits.CastFromBytes(dict[:len(dict)/8*8]), idx, d, md)
+	case 16:
+		return scatterDictValues(arrow.Decimal128Traits.CastFromBytes(out[:len(d)*16]), arrow.Decimal128Traits.CastFromBytes(dict[:len(dict)/16*16]), idx, d, md)
 	}
-	o := arrow.Uint64Traits.CastFromBytes(out[:len(d)*8])
-	dv := arrow.Uint64Traits.CastFromBytes(dict[:len(dict)/8*8])
+	return fmt.Errorf("scatterDict: width %d", w)
+}
+
+// scatterDictValues is scatterDict for one value type: o[j] is the next
+// dictionary value where d[j] == md and the zero value elsewhere.
+func scatterDictValues[T any](o, dv []T, idx []int32, d []byte, md byte) error {
+	var zero T
+	k := 0
 	nd := uint32(len(dv))
+	o = o[:len(d)]
 	for j, x := range d {
 		if x == md {
 			i := uint32(idx[k])
 			if i >= nd {
-				return fmt.Errorf("dictionary index %d out of range [0, %d)", idx[k], nd)
+				return errDictIndex(idx[k], nd)
 			}
 			o[j] = dv[i]
 			k++
 		} else {
-			o[j] = 0
+			o[j] = zero
 		}
 	}
 	return nil

@@ -34,6 +34,21 @@
 //	                        worker (see deletes.go)
 //	table/deletes/pos10     the same files with 10% of rows position-deleted
 //	table/deletes/eq1       the same files with 1% of rows equality-deleted
+//	lakecat/duckdb-file     reader.Open on the data set as DuckDB writes it
+//	                        (COPY ... (FORMAT parquet, FIELD_IDS ...):
+//	                        dictionary pages, RLE levels), read from a file
+//	pqarrow/duckdb-file     pqarrow on that file
+//	duckdb/scan             DuckDB's SELECT * of that file, threads=1, every
+//	                        chunk fetched and dropped (external file cache
+//	                        off: it reads through the page cache like the rest)
+//	duckdb/parallel         the same with GOMAXPROCS threads
+//	duckdb/arrow            duckdb/scan converting every chunk to Arrow
+//	                        (only in a build with -tags duckdb_arrow)
+//
+// After that table, the real-writer comparison (-shapes) reads each shape of
+// issue 20 (narrow, plainstr, wide, lineitem, nested) as written by DuckDB
+// and by parquet-go, snappy and zstd, generated once into -cache and reused
+// by later runs; see shapes.go and runShapes.
 //
 // ns/row, MB/s and the ratios use each variant's best time; "CPU ms" is the
 // least process CPU time (user + system, all threads, GC included) of one
@@ -43,9 +58,11 @@
 // lakecat/plain's output (values, offsets, validity bitmaps).
 //
 // -gate exits with status 1 and a one-line reason when, in this run and for
-// each codec, lakecat/evolved costs more than 1.10× lakecat/plain or
-// lakecat/plain costs more than pqarrow/serial, in process CPU time (see
-// checkGate).
+// each codec, in process CPU time (see checkGate): lakecat/evolved costs
+// more than 1.10× lakecat/plain; lakecat/plain costs more than
+// pqarrow/serial; on DuckDB's copy of the data set lakecat is less than
+// 2.5× faster than pqarrow; or lakecat-orc/plain costs more than 1.5×
+// lakecat on DuckDB's file (the same rows).
 //
 // LAKEBENCH_SLOW=evolved (or =plain) allocates 128 bytes per row in the
 // benchmark's own loop over that variant's batches, a deliberately slowed
@@ -86,6 +103,12 @@ type config struct {
 	tableRows int
 	// poolVariant adds the experimental variant x/lakecat/plain+pool.
 	poolVariant bool
+	// shapes names the shapes of the real-writer comparison (none: skip
+	// it), scale their sizes relative to issue 20's, cacheDir where their
+	// files are kept between runs.
+	shapes   []string
+	scale    float64
+	cacheDir string
 }
 
 func main() {
@@ -97,10 +120,13 @@ func main() {
 		codecs   = flag.String("codecs", "snappy,zstd", "codecs of the data files, comma separated")
 		quick    = flag.Bool("quick", false, "small run for CI: 200000 rows, 9 runs")
 		jsonOut  = flag.String("json", "", "also write the rows as a JSON array to this file")
-		gate     = flag.Bool("gate", false, "exit 1 when evolved > 1.10× plain or plain is slower than pqarrow/serial")
+		gate     = flag.Bool("gate", false, "exit 1 when evolved > 1.10× plain, plain is slower than pqarrow/serial, lakecat < 2.5× faster than pqarrow on DuckDB's file or ORC > 1.5× Parquet")
 		only     = flag.String("only", "", "run only variants matching this regular expression")
 		keep     = flag.Bool("keep", false, "keep the generated files and print their directory")
 		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
+		shapeArg = flag.String("shapes", "narrow,plainstr,wide,lineitem,nested", "shapes of the real-writer comparison, comma separated (none: skip it; -quick skips it unless given)")
+		scale    = flag.Float64("scale", 0.2, "size of the real-writer files relative to issue 20's (narrow: 5M rows at 1)")
+		cacheDir = flag.String("cache", "", "directory of the generated real-writer files, reused between runs (default: the user cache directory's lakecat-lakebench)")
 	)
 	flag.Parse()
 	cfg := config{rows: *rows, runs: *runs, rowGroup: *rowGroup, parts: *parts, keep: *keep,
@@ -108,6 +134,20 @@ func main() {
 	if *quick {
 		cfg.rows, cfg.runs = 200_000, 9
 		cfg.rowGroup = min(cfg.rowGroup, 64*1024)
+	}
+	shapesSet := false
+	flag.Visit(func(f *flag.Flag) { shapesSet = shapesSet || f.Name == "shapes" })
+	if *shapeArg != "none" && *shapeArg != "" && (shapesSet || !*quick) {
+		cfg.shapes = strings.Split(*shapeArg, ",")
+	}
+	cfg.scale = *scale
+	cfg.cacheDir = *cacheDir
+	if cfg.cacheDir == "" {
+		d, err := os.UserCacheDir()
+		if err != nil {
+			d = os.TempDir()
+		}
+		cfg.cacheDir = filepath.Join(d, "lakecat-lakebench")
 	}
 	if cfg.parts <= 0 {
 		cfg.parts = 2 * cfg.workers
@@ -197,6 +237,7 @@ type result struct {
 func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 	ctx := context.Background()
 	start := time.Now()
+	load0 := loadAvg()
 	fmt.Fprintf(os.Stderr, "lakebench: generating %d rows (%s), GOMAXPROCS=%d\n", cfg.rows, strings.Join(cfg.codecs, ", "), cfg.workers)
 	vs, err := setup(ctx, cfg)
 	if err != nil {
@@ -208,6 +249,50 @@ func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 	}
 	fmt.Fprintf(os.Stderr, "lakebench: generated in %v; %d variants × %d runs\n", time.Since(start).Round(time.Millisecond), len(vs), cfg.runs)
 
+	if code := measure(ctx, vs, cfg.runs, cpuprof); code != 0 {
+		return code
+	}
+	res := summarize(vs)
+	note := ""
+	if _, ok := alloc.(*poolAllocator); ok {
+		note = ", lakecat allocator: recycling pool (LAKEBENCH_ALLOC=pool experiment)"
+	}
+	fmt.Printf("lakebench: %d rows, %d runs (best and median), GOMAXPROCS=%d, %s/%s, %s, load average at the start %s%s\n\n",
+		cfg.rows, cfg.runs, cfg.workers, runtime.GOOS, runtime.GOARCH, runtime.Version(), load0, note)
+	printTable(os.Stdout, res)
+	fmt.Fprintf(os.Stderr, "lakebench: total %v\n", time.Since(start).Round(time.Millisecond))
+	if jsonOut != "" {
+		b, _ := json.MarshalIndent(res, "", "  ")
+		if err := os.WriteFile(jsonOut, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "lakebench:", err)
+			return 2
+		}
+	}
+	if len(cfg.shapes) > 0 {
+		prof := ""
+		if cpuprof != "" {
+			prof = cpuprof + ".shapes"
+		}
+		if code := runShapes(ctx, cfg, prof); code != 0 {
+			return code
+		}
+	}
+	fmt.Printf("\nload average at the end: %s\n", loadAvg())
+	if gate {
+		if reason := checkGate(vs, cfg.codecs); reason != "" {
+			fmt.Println("lakebench gate: FAIL:", reason)
+			return 1
+		}
+		fmt.Println("lakebench gate: ok")
+	}
+	return 0
+}
+
+// measure runs every variant once to warm up (checking its row count), then
+// runs times in interleaved rounds (every variant once per round), recording
+// each run's wall-clock and process CPU time. It returns a non-zero exit
+// status after printing the error of a failed run.
+func measure(ctx context.Context, vs []*variant, runs int, cpuprof string) int {
 	// Warm-up round: checks row counts too.
 	for _, v := range vs {
 		n, err := v.fn(ctx)
@@ -230,7 +315,7 @@ func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 	// Timed rounds, interleaved: every variant once per round.
-	for r := 0; r < cfg.runs; r++ {
+	for r := 0; r < runs; r++ {
 		for _, v := range vs {
 			runtime.GC()
 			c0 := cpuTime()
@@ -242,29 +327,6 @@ func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 			v.times = append(v.times, time.Since(t0))
 			v.cpu = append(v.cpu, cpuTime()-c0)
 		}
-	}
-	res := summarize(vs)
-	note := ""
-	if _, ok := alloc.(*poolAllocator); ok {
-		note = ", lakecat allocator: recycling pool (LAKEBENCH_ALLOC=pool experiment)"
-	}
-	fmt.Printf("lakebench: %d rows, %d runs (best and median), GOMAXPROCS=%d, %s/%s, %s%s\n\n",
-		cfg.rows, cfg.runs, cfg.workers, runtime.GOOS, runtime.GOARCH, runtime.Version(), note)
-	printTable(os.Stdout, res)
-	fmt.Fprintf(os.Stderr, "lakebench: total %v\n", time.Since(start).Round(time.Millisecond))
-	if jsonOut != "" {
-		b, _ := json.MarshalIndent(res, "", "  ")
-		if err := os.WriteFile(jsonOut, append(b, '\n'), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "lakebench:", err)
-			return 2
-		}
-	}
-	if gate {
-		if reason := checkGate(vs, cfg.codecs); reason != "" {
-			fmt.Println("lakebench gate: FAIL:", reason)
-			return 1
-		}
-		fmt.Println("lakebench gate: ok")
 	}
 	return 0
 }
@@ -285,6 +347,7 @@ var peers = map[string]string{
 	"lakecat/plain":          "pqarrow/serial",
 	"lakecat/evolved":        "iceberg-go/evolved",
 	"lakecat/plain-parallel": "pqarrow/parallel",
+	"lakecat/duckdb-file":    "duckdb/scan",
 }
 
 // summarize turns timings into result rows. ns/row, MB/s and every ratio
@@ -386,6 +449,18 @@ func checkGate(vs []*variant, codecs []string) string {
 		if r := ratio(plain, pqs); r > 1.0 {
 			reasons = append(reasons, fmt.Sprintf("%s: lakecat/plain costs %.2f× the CPU time of pqarrow/serial (must be less)", c, r))
 		}
+		// On DuckDB's copy of the data set (dictionary pages, RLE levels).
+		dlc, dpq, orc := byName[c+" lakecat/duckdb-file"], byName[c+" pqarrow/duckdb-file"], byName[c+" lakecat-orc/plain"]
+		if dlc == nil || dpq == nil || orc == nil || len(dlc.cpu) == 0 || len(dpq.cpu) == 0 || len(orc.cpu) == 0 {
+			reasons = append(reasons, c+": lakecat/duckdb-file, pqarrow/duckdb-file and lakecat-orc/plain must all run")
+			continue
+		}
+		if r := ratio(dlc, dpq); r > 1/2.5 {
+			reasons = append(reasons, fmt.Sprintf("%s: on DuckDB's file lakecat is only %.2f× faster than pqarrow in CPU time (limit 2.5×)", c, 1/r))
+		}
+		if r := ratio(orc, dlc); r > 1.5 {
+			reasons = append(reasons, fmt.Sprintf("%s: lakecat-orc/plain costs %.2f× the CPU time of lakecat/duckdb-file (limit 1.5×)", c, r))
+		}
 	}
 	sort.Strings(reasons)
 	return strings.Join(reasons, "; ")
@@ -394,4 +469,18 @@ func checkGate(vs []*variant, codecs []string) string {
 // tmpPath returns a path under the run's directory.
 func (c config) tmpPath(parts ...string) string {
 	return filepath.Join(append([]string{c.dir}, parts...)...)
+}
+
+// loadAvg returns the 1-, 5- and 15-minute load averages of the machine
+// ("?" where /proc/loadavg cannot be read).
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }

@@ -287,11 +287,18 @@ func TestGate(t *testing.T) {
 		}
 		return out
 	}
-	mk := func(plain, evolved, pqs []time.Duration) []*variant {
+	mk := func(plain, evolved, pqs []time.Duration, duck ...[]time.Duration) []*variant {
+		if duck == nil {
+			// lakecat/duckdb-file, pqarrow/duckdb-file, lakecat-orc/plain
+			duck = [][]time.Duration{ms(100, 100, 100), ms(300, 300, 300), ms(140, 140, 140)}
+		}
 		return []*variant{
 			{name: "lakecat/plain", codec: "snappy", cpu: plain},
 			{name: "lakecat/evolved", codec: "snappy", cpu: evolved},
 			{name: "pqarrow/serial", codec: "snappy", cpu: pqs},
+			{name: "lakecat/duckdb-file", codec: "snappy", cpu: duck[0]},
+			{name: "pqarrow/duckdb-file", codec: "snappy", cpu: duck[1]},
+			{name: "lakecat-orc/plain", codec: "snappy", cpu: duck[2]},
 		}
 	}
 	if r := checkGate(mk(ms(100, 101, 102), ms(104, 105, 103), ms(150, 160, 155)), []string{"snappy"}); r != "" {
@@ -304,5 +311,14 @@ func TestGate(t *testing.T) {
 	if r, want := checkGate(mk(ms(100, 101, 102), ms(100, 101, 102), ms(90, 95, 99)), []string{"snappy"}),
 		"snappy: lakecat/plain costs 1.06× the CPU time of pqarrow/serial (must be less)"; r != want {
 		t.Errorf("slow plain: %q, want %q", r, want)
+	}
+	ok := ms(100, 101, 102)
+	if r, want := checkGate(mk(ok, ok, ms(150, 160, 155), ms(100, 100, 100), ms(200, 210, 205), ms(160, 170, 165)), []string{"snappy"}),
+		"snappy: lakecat-orc/plain costs 1.60× the CPU time of lakecat/duckdb-file (limit 1.5×); snappy: on DuckDB's file lakecat is only 2.05× faster than pqarrow in CPU time (limit 2.5×)"; r != want {
+		t.Errorf("slow on DuckDB's file: %q, want %q", r, want)
+	}
+	if r, want := checkGate(mk(ok, ok, ms(150, 160, 155))[:3], []string{"snappy"}),
+		"snappy: lakecat/duckdb-file, pqarrow/duckdb-file and lakecat-orc/plain must all run"; r != want {
+		t.Errorf("missing variants: %q, want %q", r, want)
 	}
 }

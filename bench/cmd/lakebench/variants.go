@@ -185,6 +185,10 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 		add := func(name string, fn func(ctx context.Context) (int64, error)) {
 			vs = append(vs, &variant{name: name, codec: codec, rows: rows, bytes: decoded, fn: fn})
 		}
+		dvs, err := duckVariants(cfg, codec, pqData, rows, decoded)
+		if err != nil {
+			return nil, err
+		}
 		add("lakecat/plain", func(ctx context.Context) (int64, error) {
 			rr, err := openLakecat(ctx, pqData, nil)
 			if err != nil {
@@ -286,6 +290,7 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 			}
 			return rows, nil
 		})
+		vs = append(vs, dvs...)
 	}
 	tvs, err := tableVariants(ctx, cfg, ds)
 	if err != nil {
