@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/internal/parallel"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
@@ -168,6 +169,11 @@ type ScanOptions struct {
 	// ManifestWorkers is how many manifests are read at once (0: 8). The
 	// result does not depend on it.
 	ManifestWorkers int
+	// Filter, when set, leaves out the data manifests whose partition
+	// summaries rule out every row it selects (bound to the scan's read
+	// schema; a filter that does not bind prunes nothing): see
+	// [Scan.SkippedManifests]. Files are not pruned here.
+	Filter expr.Expr
 }
 
 // DataFile is one live data or delete file of a snapshot, with what a scan
@@ -251,6 +257,11 @@ type Scan struct {
 	// Paths is how the scan resolves stored paths, as a value: tasks with
 	// position deletes carry it, for the paths inside the delete files.
 	Paths *table.PathResolution
+	// SkippedManifests are the data manifests that ScanOptions.Filter
+	// ruled out by their partition summaries ([Scan.ManifestMayMatch]):
+	// they were not read, and their files are in neither DataFiles nor
+	// the tasks.
+	SkippedManifests []ManifestFile
 
 	nameMappingCache
 }
@@ -328,10 +339,10 @@ func (t *Table) start(ctx context.Context, opts ScanOptions) (*Scan, []ManifestF
 		}
 	default: // format v1 may list manifests in the snapshot itself
 		for _, m := range snap.Manifests {
-			manifests = append(manifests, ManifestFile{Path: m, SpecID: -1})
+			manifests = append(manifests, ManifestFile{Path: m, SpecID: -1, Files: -1})
 		}
 	}
-	return s, manifests, res, nil
+	return s, s.pruneManifests(manifests, opts.Filter), res, nil
 }
 
 // readManifest reads one manifest and returns its live files (ADDED and
