@@ -12,7 +12,8 @@
 // [DefaultMaxBatchBytes] bytes. [ReadRows] decodes them into Go structs.
 //
 // Each task is read by a splittable DoFn whose restriction is an offset
-// range over the task's Parquet row groups (an ORC or Avro file is one
+// range over the task's Parquet row groups (an ORC or Avro file, and a
+// merge on read of a Paimon primary-key range or a Hudi file slice, is one
 // unit), so a runner can split a large file dynamically; its size estimate
 // is the compressed bytes of the unread row groups.
 //

@@ -142,7 +142,10 @@ func (fn *describeFn) ProcessElement(ctx context.Context, e taskElement, emit fu
 	if err := json.Unmarshal(e.Task, &task); err != nil {
 		return err
 	}
-	if task.Format != "PARQUET" {
+	// A merge on read (a Paimon primary-key range, a Hudi file slice with
+	// log files) reads its files together: one unit, as an ORC or Avro
+	// file is.
+	if task.Format != "PARQUET" || task.Merge != nil || task.Hudi != nil {
 		e.First, e.UnitBytes, e.UnitRows = 0, []int64{max(task.SizeBytes, 1)}, []int64{task.RecordCount}
 		emit(e)
 		return nil
@@ -328,7 +331,7 @@ func (c unitCounts) add(ctx context.Context, i int64, deletes bool) {
 // readUnit reads unit i of the task and passes its batches, IPC-encoded,
 // to out.
 func (fn *readFn) readUnit(ctx context.Context, task table.Task, e taskElement, i int64, out func([]byte) error) (unitCounts, error) {
-	if task.Format == "PARQUET" {
+	if task.Format == "PARQUET" && task.Merge == nil && task.Hudi == nil {
 		task.FirstRowGroup, task.RowGroups = int(i), 1
 	}
 	var read atomic.Int64
