@@ -123,7 +123,7 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 	c := evolve.Committer{AllowPaths: o.AllowPaths}
 	dir := o.Table
 	if urlScheme(dir) != "" {
-		fsys, stripped, err := objectStore(dir)
+		fsys, stripped, err := objectStore(dir, f.logger())
 		if err != nil {
 			return err
 		}

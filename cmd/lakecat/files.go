@@ -19,6 +19,8 @@ type filesOptions struct {
 	Format     string
 	TableFlags tableFlags
 	Where      string
+	// Output is --output: the file the listing goes to ("" or "-": stdout).
+	Output string
 }
 
 func newFilesCmd(f *factory, runF func(*filesOptions) error) *cobra.Command {
@@ -45,10 +47,11 @@ decoded.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return runFiles(c.Context(), f, opts)
+			return withOutput(f, opts.Output, func(f *factory) error { return runFiles(c.Context(), f, opts) })
 		},
 	}
 	c.Flags().StringVar(&opts.Format, "format", "text", "text, or json: one object per line for each file")
+	c.Flags().StringVarP(&opts.Output, "output", "o", "", outputUsage)
 	opts.TableFlags.registerListing(c.Flags())
 	c.Flags().StringVar(&opts.Where, "where", "", "list only the files that may hold rows matching this filter (partition values, column metrics, columns a file lacks, row group statistics)")
 	return c

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"log/slog"
+
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/storage/blob"
 )
@@ -15,8 +17,11 @@ import (
 // commits are not retried (a retried create could report its own success
 // as a lost race). Each request is bounded by the timeouts of envTimeouts
 // (LAKECAT_REQUEST_TIMEOUT, LAKECAT_IDLE_TIMEOUT); a timed-out read is
-// retried like a dropped connection.
-func objectStore(url string) (storage.FS, string, error) {
+// retried like a dropped connection. Each file's ranged reads are coalesced
+// (storage.CoalesceFS with its defaults: files up to 8 MiB read whole,
+// 64 KiB tail for footers, 1 MiB gap threshold). What the cloud SDKs log
+// goes to log (the --verbose logger; nil discards it).
+func objectStore(url string, log *slog.Logger) (storage.FS, string, error) {
 	if !knownScheme(url) {
 		return nil, "", unsupportedScheme(url)
 	}
@@ -26,5 +31,9 @@ func objectStore(url string) (storage.FS, string, error) {
 	}
 	bfs := blob.New()
 	bfs.SetTimeouts(timeouts)
-	return storage.RetryFS(bfs, storage.RetryPolicy{}), bfs.StripQuery(url), nil
+	bfs.SetLogger(log)
+	return storage.CoalesceFS(storage.RetryFS(bfs, storage.RetryPolicy{}), storage.CoalesceOptions{}), bfs.StripQuery(url), nil
 }
+
+// storeDrivers returns the object-store URL schemes this build reads.
+func storeDrivers() []string { return blob.Drivers() }

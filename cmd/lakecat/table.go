@@ -335,7 +335,7 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 	}
 	o.Columns, o.BatchRows = columns, batchRows
 	if urlScheme(path) != "" {
-		if o.FS, path, err = objectStore(path); err != nil {
+		if o.FS, path, err = objectStore(path, f.logger()); err != nil {
 			return nil, err
 		}
 	} else if namesNoFolder(path) {
