@@ -20,13 +20,17 @@
 //	                         avro.ErrCorrupt
 //	                         schema.ErrInvalidSchema (metadata JSON, Paimon schema-N)
 //	                         Iceberg: corrupt manifest; Paimon: invalid snapshot,
-//	                         corrupt manifest; Hudi: corrupt timeline
+//	                         corrupt manifest; Hudi: corrupt timeline;
+//	                         hudilog.ErrCorrupt (and *hudilog.CorruptError),
+//	                         reader.ErrCorruptLog
 //	ErrUnsupported           parquet.ErrUnsupported, orc.ErrUnsupported,        4
 //	                         orc.ErrUnsupportedCodec, avro.ErrUnsupported,
 //	                         schema.ErrUnknownType, reader.ErrUnknownFormat;
 //	                         reader.ErrEqualityField; Paimon: primary-key table,
 //	                         deletion vectors, partition type; Hudi:
-//	                         merge-on-read logs, schema
+//	                         schema, hudi.ErrUnsupportedMerge,
+//	                         hudilog.ErrUnsupported, reader.ErrUnsupportedLog,
+//	                         reader.ErrMergeBudget
 //	ErrIncompatibleSchema    project.ErrIncompatibleType,                       5
 //	                         project.ErrValueOutOfRange, project.ErrInvalidValue,
 //	                         reader.ErrNoFieldIDs, evolve.ErrIncompatibleType,

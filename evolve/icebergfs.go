@@ -25,13 +25,22 @@ type Committer struct {
 	MaxAttempts int
 	// Now returns the commit time; nil means time.Now.
 	Now func() time.Time
+	// AllowPaths are folders or URL prefixes outside the table's own
+	// location that a commit may read and write too. By default a commit
+	// reads and writes only inside the table (table.Root of dir), symbolic
+	// links evaluated (storage.ConfineWrite): a metadata folder linked out
+	// of the table is refused with an error matching
+	// storage.ErrPathNotAllowed, as reader.OpenTable refuses it.
+	AllowPaths []string
 }
 
-func (c *Committer) fs() storage.WriteFS {
-	if c.FS == nil {
-		return storage.OSFS{}
+// fs returns the storage of a commit to the table at dir, confined to it.
+func (c *Committer) fs(dir string) storage.WriteFS {
+	var fsys storage.WriteFS = storage.OSFS{}
+	if c.FS != nil {
+		fsys = c.FS
 	}
-	return c.FS
+	return storage.ConfineWrite(fsys, table.Root(dir), c.AllowPaths)
 }
 
 func (c *Committer) now() time.Time {
@@ -85,7 +94,7 @@ type Result struct {
 // no longer applies to the winner's schema (say, both added the same name)
 // is returned as the [UpdateSchema.Apply] error, without retrying.
 func (c *Committer) CommitIceberg(ctx context.Context, dir string, update *UpdateSchema) (Result, error) {
-	fsys := c.fs()
+	fsys := c.fs(dir)
 	for n := 1; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return Result{Attempts: n - 1}, err
@@ -134,7 +143,7 @@ func (c *Committer) Commit(ctx context.Context, dir string, update *UpdateSchema
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	format, err := table.Detect(ctx, c.fs(), dir)
+	format, err := table.Detect(ctx, c.fs(dir), dir)
 	if err != nil {
 		return Result{}, err
 	}

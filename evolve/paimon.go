@@ -72,7 +72,7 @@ func PreparePaimonUpdate(cur *schema.PaimonSchema, update *UpdateSchema, now tim
 // new latest schema and applies the same changes again, up to MaxAttempts
 // times; then it returns the last [*ConflictError].
 func (c *Committer) CommitPaimon(ctx context.Context, dir string, update *UpdateSchema) (Result, error) {
-	fsys := c.fs()
+	fsys := c.fs(dir)
 	for n := 1; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return Result{Attempts: n - 1}, err

@@ -280,6 +280,8 @@ type fileDeletes struct {
 	runs      [][2]int
 	keepBits  []byte
 	keyBuf    []byte
+	dropPos   []int // the batch's rows position deletes drop, in order
+	keep1     []uint8
 	cols      []arrow.Array
 	pool      *recycle.Pool // the buffers of the survivors, or nil: mem
 	ownPool   bool          // pool is the file's own, not the scan's
@@ -319,7 +321,7 @@ func (d *taskDeletes) load(ctx context.Context, numRows int64, mem memory.Alloca
 	var eqFiles []table.DeleteFile
 	for _, f := range d.files {
 		switch f.Content {
-		case table.PositionDeletes, table.DeletionVector:
+		case table.PositionDeletes, table.DeletionVector, table.PaimonDeletionVector:
 			bm, err := d.readPositions(ctx, f, mem)
 			if err != nil {
 				return nil, d.wrap(f, ErrCorruptDeleteFile, err)
@@ -356,7 +358,7 @@ func (d *taskDeletes) wrap(f table.DeleteFile, class, err error) error {
 	}
 	kind := "position deletes"
 	switch f.Content {
-	case table.DeletionVector:
+	case table.DeletionVector, table.PaimonDeletionVector:
 		kind = "deletion vector"
 	case table.EqualityDeletes:
 		kind = "equality deletes"
@@ -370,6 +372,9 @@ func (d *taskDeletes) wrap(f table.DeleteFile, class, err error) error {
 
 // readPositions returns the positions f deletes in the data file.
 func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem memory.Allocator) (*roaring64.Bitmap, error) {
+	if f.Content == table.PaimonDeletionVector {
+		return readPaimonDeletionVector(ctx, d.fsys, f)
+	}
 	if f.Content == table.DeletionVector {
 		if f.ReferencedDataFile == "" {
 			// Iceberg spec, "Deletion Vectors": a DV names its data file.
@@ -381,6 +386,11 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 		}
 		defer file.Close()
 		return puffin.ReadDeletionVector(file, file.Size(), f.ContentOffset, f.ContentSizeBytes)
+	}
+	if d.cache != nil {
+		if bm, ok, err := d.cache.sharedPositions(ctx, d, f, mem); ok {
+			return bm, err
+		}
 	}
 	// A file with referenced_data_file holds deletes of that file only
 	// (Iceberg spec, "Manifests": referenced_data_file), which planning
@@ -627,12 +637,21 @@ func (d *taskDeletes) addKeys(ctx context.Context, f table.DeleteFile, read *sch
 }
 
 // deleteCache holds the equality key sets of one scan, built once per set
-// of equality delete files and shared by every data file they apply to.
+// of equality delete files and shared by every data file they apply to,
+// and the positions of the position delete files that apply to several of
+// its tasks, read once.
 type deleteCache struct {
 	budget *budget       // the scan's, which the sets are pinned in
 	pool   *recycle.Pool // the survivors' buffers of the scan's files
 	mu     sync.Mutex
 	m      map[string]*cacheEntry
+
+	// The shared position delete files (deletes_cache.go): how many tasks
+	// each applies to, the files read, and the bytes they hold.
+	posMu   sync.Mutex
+	posRefs map[string]int
+	pos     map[string]*posEntry
+	posHeld int64
 }
 
 type cacheEntry struct {
@@ -817,6 +836,7 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 	drop := fd.drop[:n]
 	clear(drop)
 	dropped := 0
+	fd.dropPos = fd.dropPos[:0]
 	if fd.positions != nil {
 		lo, hi := uint64(first), uint64(first)+uint64(n) // [lo, hi)
 		it := fd.positions.Iterator()
@@ -827,9 +847,11 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 				break
 			}
 			drop[p-lo] = true
+			fd.dropPos = append(fd.dropPos, int(p-lo))
 			dropped++
 		}
 	}
+	posDropped := dropped
 	for k, set := range fd.eq {
 		if set.empty() {
 			continue
@@ -887,6 +909,9 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 		rec.Release()
 		return s, nil
 	}
+	if dropped != posDropped {
+		fd.dropPos = fd.dropPos[:0] // equality deletes marked rows too
+	}
 	return fd.filter(ctx, rec, drop, n-dropped, pool, mem)
 }
 
@@ -931,15 +956,45 @@ func (fd *fileDeletes) flag(rec arrow.RecordBatch, drop []bool, mem memory.Alloc
 func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop []bool, kept int, pool, mem memory.Allocator) (arrow.RecordBatch, error) {
 	defer rec.Release()
 	n := len(drop)
-	fd.runs = keptRuns(fd.runs, drop)
 	nb := int(bitutil.BytesForBits(int64(n)))
 	if cap(fd.keepBits) < nb {
 		fd.keepBits = make([]byte, nb)
 	}
 	keep := fd.keepBits[:nb]
-	clear(keep)
-	for _, r := range fd.runs {
-		bitutil.SetBitsTo(keep, int64(r[0]), int64(r[1]-r[0]), true)
+	if len(fd.dropPos) == n-kept {
+		// Position deletes alone: runs and bits from the positions.
+		fd.runs = runsBetween(fd.runs, fd.dropPos, n)
+		keepBitsOf(keep, fd.dropPos, n)
+	} else {
+		fd.runs = keptRuns(fd.runs, drop)
+		clear(keep)
+		for _, r := range fd.runs {
+			bitutil.SetBitsTo(keep, int64(r[0]), int64(r[1]-r[0]), true)
+		}
+	}
+	// Short runs (under 32 rows on average): fixed-width values are
+	// compacted without a branch, by a byte of 0 or 1 a row.
+	var keep1 []uint8
+	if len(fd.runs)*32 > kept {
+		if cap(fd.keep1) < n {
+			fd.keep1 = make([]uint8, n)
+		}
+		keep1 = fd.keep1[:n]
+		if len(fd.dropPos) == n-kept {
+			for i := range keep1 {
+				keep1[i] = 1
+			}
+			for _, p := range fd.dropPos {
+				keep1[p] = 0
+			}
+		} else {
+			for i, d := range drop {
+				keep1[i] = 1
+				if d {
+					keep1[i] = 0
+				}
+			}
+		}
 	}
 	var sel arrow.Array
 	defer func() {
@@ -960,7 +1015,7 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 		}
 	}
 	for i, c := range rec.Columns() {
-		if f, ok := filterRuns(c, fd.runs, keep, kept, pool); ok {
+		if f, ok := filterRuns(c, fd.runs, keep, keep1, kept, pool); ok {
 			cols[i] = f
 			continue
 		}

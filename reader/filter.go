@@ -39,14 +39,18 @@ const (
 	bytesSkippedRowGroups
 	rowsRead
 	rowsSelected
+	manifestsSkipped
 	numCounters
 )
 
 // ScanCounts is a snapshot of [ScanStats].
 type ScanCounts struct {
-	// FilesRead and FilesSkipped count data files opened and data files
-	// the filter ruled out without opening (their constants: partition
-	// values, columns they lack).
+	// FilesRead counts the data files some of whose rows were decoded;
+	// FilesSkipped those the filter ruled out: without opening them (their
+	// constants: partition values; Iceberg's column metrics and manifest
+	// summaries) or from their footer (the columns they lack, every row
+	// group's statistics), as [Table.Prune] and `lakecat plan --where`
+	// count them.
 	FilesRead, FilesSkipped int64
 	// RowGroupsRead and RowGroupsSkipped count Parquet row groups decoded
 	// and ruled out by their statistics (ORC stripes and Avro files count
@@ -59,6 +63,11 @@ type ScanCounts struct {
 	// RowsRead is the number of rows decoded; RowsSelected the rows the
 	// residual filter kept.
 	RowsRead, RowsSelected int64
+	// ManifestsSkipped counts the Iceberg data manifests ruled out by the
+	// manifest list's partition summaries, not read; the files they list
+	// (when the list counts them) are among FilesSkipped, their bytes
+	// (unknown) not among BytesSkippedFiles.
+	ManifestsSkipped int64
 }
 
 // Counts returns the counters.
@@ -71,6 +80,7 @@ func (s *ScanStats) Counts() ScanCounts {
 		RowGroupsRead: s.c[rowGroupsRead].Load(), RowGroupsSkipped: s.c[rowGroupsSkipped].Load(),
 		BytesSkippedFiles: s.c[bytesSkippedFiles].Load(), BytesSkippedRowGroups: s.c[bytesSkippedRowGroups].Load(),
 		RowsRead: s.c[rowsRead].Load(), RowsSelected: s.c[rowsSelected].Load(),
+		ManifestsSkipped: s.c[manifestsSkipped].Load(),
 	}
 }
 
@@ -459,9 +469,26 @@ type FilePruning struct {
 	// RowGroups and RowGroupsKept count the file's row groups (Parquet;
 	// 1 for ORC and Avro) and those that may match.
 	RowGroups, RowGroupsKept int
-	// BytesSkipped is the compressed size of the row groups skipped (the
-	// file's size when the whole file is).
+	// BytesSkipped is the compressed size of the row groups skipped, or
+	// the file's size when the file is ruled out whole without its row
+	// groups (its constants; an ORC or Avro file by the columns it lacks),
+	// as [ScanCounts] count them.
 	BytesSkipped int64
+}
+
+// ManifestsSkipped returns how many Iceberg data manifests the filter
+// ruled out by the manifest list's partition summaries (not read: their
+// files are not in Files) and how many files they list, as far as the
+// manifest list counts them; 0, 0 for other tables or without a filter.
+func (t *Table) ManifestsSkipped() (manifests int, files int64) {
+	if t.icebergScan == nil {
+		return 0, 0
+	}
+	for _, mf := range t.icebergScan.SkippedManifests {
+		manifests++
+		files += max(mf.Files, 0)
+	}
+	return manifests, files
 }
 
 // Prune reports what the filter of [TableOptions.Filter] skips of file i
@@ -476,6 +503,11 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	}
 	if f.skip != "" {
 		return FilePruning{Reason: f.skip, BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
+	}
+	if f.Task.Hudi != nil {
+		// A Hudi file slice: its log records may match whatever the base
+		// file's statistics say.
+		return FilePruning{MayMatch: true}, nil
 	}
 	o, err := taskOptions(t.opts.FS, f.Task, TaskOptions{Limits: t.opts.Limits, IgnoreDeletes: true}, nil)
 	if err != nil {
@@ -495,11 +527,13 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		return FilePruning{}, withFile(f.Path, err)
 	}
 	defer p.Release()
-	if !lackingMayMatch(t.filter, dec, p, o) {
-		return FilePruning{Reason: "columns the file lacks", BytesSkipped: size}, nil
-	}
+	lacking := !lackingMayMatch(t.filter, dec, p, o)
 	pd, ok := dec.(parquetDecoder)
 	if !ok {
+		// ORC and Avro: the file is one group, read or skipped whole.
+		if lacking {
+			return FilePruning{Reason: "columns the file lacks", RowGroups: 1, BytesSkipped: size}, nil
+		}
 		return FilePruning{MayMatch: true, RowGroups: 1, RowGroupsKept: 1}, nil
 	}
 	var st ScanStats
@@ -507,7 +541,12 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	kept := g.keptRowGroups(o.firstRowGroup, o.rowGroups, &st)
 	c := st.Counts()
 	out := FilePruning{MayMatch: len(kept) > 0, RowGroups: int(c.RowGroupsRead + c.RowGroupsSkipped), RowGroupsKept: len(kept), BytesSkipped: c.BytesSkippedRowGroups}
-	if c.RowGroupsSkipped > 0 {
+	switch {
+	case lacking && len(kept) == 0:
+		// The row group filter rules every group out by the same
+		// constants; its bytes are those of the groups, as a scan counts.
+		out.Reason = "columns the file lacks"
+	case c.RowGroupsSkipped > 0:
 		out.Reason = "row group statistics"
 	}
 	return out, nil

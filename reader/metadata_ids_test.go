@@ -46,8 +46,8 @@ func TestMetadataColumnIDsPaimonRaw(t *testing.T) {
 	defer rr.Release()
 	lines := strings.Split(strings.TrimSpace(testutil.ReaderJSON(t, rr)), "\n")
 	sort.Strings(lines)
-	if len(lines) != 12 {
-		t.Fatalf("%d rows, want 12", len(lines))
+	if len(lines) != 14 {
+		t.Fatalf("%d rows, want 14", len(lines))
 	}
 	want := `{"order_id":1,"_file":"` + filepath.ToSlash(filepath.Join(dir, "bucket-1", "data-00000000-0000-0000-0000-000000000002-0.parquet")) + `","_pos":0,"_spec_id":0}`
 	if lines[0] != want {

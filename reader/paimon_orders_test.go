@@ -2,7 +2,6 @@ package reader_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,7 +32,9 @@ const ordersRaw = `
 {"_KEY_order_id":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":0,"order_id":12,"customer_name":"mallory","order_user_id":106,"order_shop_id":10,"quantity":null,"note":"rush"}
 {"_KEY_order_id":2,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"order_id":2,"customer_name":"bob","order_user_id":101,"order_shop_id":11,"quantity":null,"note":null}
 {"_KEY_order_id":3,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"order_id":3,"customer_name":"carol","order_user_id":100,"order_shop_id":null,"quantity":null,"note":null}
+{"_KEY_order_id":3,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":2,"order_id":3,"customer_name":"carol","order_user_id":100,"order_shop_id":11,"quantity":4,"note":"moved"}
 {"_KEY_order_id":4,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"order_id":4,"customer_name":"dave","order_user_id":null,"order_shop_id":12,"quantity":null,"note":null}
+{"_KEY_order_id":4,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":3,"order_id":4,"customer_name":"dave","order_user_id":null,"order_shop_id":12,"quantity":null,"note":null}
 {"_KEY_order_id":5,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"order_id":5,"customer_name":"erin","order_user_id":102,"order_shop_id":10,"quantity":null,"note":null}
 {"_KEY_order_id":6,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"order_id":6,"customer_name":"frank","order_user_id":103,"order_shop_id":11,"quantity":2,"note":null}
 {"_KEY_order_id":7,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"order_id":7,"customer_name":"grace","order_user_id":100,"order_shop_id":12,"quantity":null,"note":null}
@@ -41,10 +42,26 @@ const ordersRaw = `
 {"_KEY_order_id":9,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"order_id":9,"customer_name":"ivan","order_user_id":101,"order_shop_id":10,"quantity":2147483647,"note":null}
 `
 
+// ordersMerged are the rows of testdata/paimon_orders read merged (the
+// default): order 3 as its +U record left it, order 4 deleted by its -D.
+const ordersMerged = `
+{"order_id":1,"customer_name":"alice","order_user_id":100,"order_shop_id":10,"quantity":null,"note":null}
+{"order_id":10,"customer_name":"judy","order_user_id":105,"order_shop_id":11,"quantity":3000000000,"note":"gift"}
+{"order_id":11,"customer_name":null,"order_user_id":100,"order_shop_id":12,"quantity":1,"note":null}
+{"order_id":12,"customer_name":"mallory","order_user_id":106,"order_shop_id":10,"quantity":null,"note":"rush"}
+{"order_id":2,"customer_name":"bob","order_user_id":101,"order_shop_id":11,"quantity":null,"note":null}
+{"order_id":3,"customer_name":"carol","order_user_id":100,"order_shop_id":11,"quantity":4,"note":"moved"}
+{"order_id":5,"customer_name":"erin","order_user_id":102,"order_shop_id":10,"quantity":null,"note":null}
+{"order_id":6,"customer_name":"frank","order_user_id":103,"order_shop_id":11,"quantity":2,"note":null}
+{"order_id":7,"customer_name":"grace","order_user_id":100,"order_shop_id":12,"quantity":null,"note":null}
+{"order_id":8,"customer_name":"heidi","order_user_id":104,"order_shop_id":null,"quantity":5,"note":null}
+{"order_id":9,"customer_name":"ivan","order_user_id":101,"order_shop_id":10,"quantity":2147483647,"note":null}
+`
+
 // TestPaimonOrdersGenerated reads the generated table testdata/paimon_orders
-// back: schema-0 is the Paimon format description's example, the table is
-// refused by default as a primary-key table, and with Raw the 12 rows come
-// out in the latest schema, each of the 13 data files resolved through the
+// back: schema-0 is the Paimon format description's example, the table
+// reads merged by default (11 rows), and with Raw the 14 stored rows come
+// out in the latest schema, each of the 14 data files resolved through the
 // schema-N of its manifest schemaId.
 func TestPaimonOrdersGenerated(t *testing.T) {
 	dir := ordersTable(t)
@@ -67,10 +84,8 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 		t.Errorf("schema-0 is not the format description's example: %+v", s0)
 	}
 
-	_, err = reader.OpenTable(context.Background(), dir, reader.TableOptions{})
-	wantErr := "paimon table " + dir + ": reader: primary-key table needs merge on read: paimon: primary-key table (primary key order_id): merge-on-read is not supported; read the stored rows with raw mode"
-	if !errors.Is(err, reader.ErrPrimaryKeyTable) || err.Error() != wantErr {
-		t.Errorf("default open: %v", err)
+	if got := scanTableRows(t, dir, reader.TableOptions{}); strings.Join(got, "\n") != strings.Join(rowsOf(ordersMerged), "\n") {
+		t.Errorf("merged rows:\n%s", strings.Join(got, "\n"))
 	}
 
 	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}})
@@ -95,7 +110,9 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 		"bucket-4/data-00000000-0000-0000-0000-000000000009-0.parquet:1:1 " +
 		"bucket-0/data-00000000-0000-0000-0000-000000000010-0.parquet:2:1 " +
 		"bucket-1/data-00000000-0000-0000-0000-000000000011-0.parquet:2:1 " +
-		"bucket-2/data-00000000-0000-0000-0000-000000000012-0.parquet:2:1"
+		"bucket-2/data-00000000-0000-0000-0000-000000000012-0.parquet:2:1 " +
+		"bucket-3/data-00000000-0000-0000-0000-000000000013-0.parquet:2:1 " +
+		"bucket-4/data-00000000-0000-0000-0000-000000000014-0.parquet:2:1"
 	if got := strings.Join(files, " "); got != wantFiles {
 		t.Errorf("files:\n%s\nwant\n%s", got, wantFiles)
 	}
@@ -105,9 +122,10 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 	}
 
 	// --schema-id 0: the example's columns; order_name is id 1 whatever a
-	// later schema calls it.
+	// later schema calls it. Merged, order 4 is gone; selecting only
+	// order_name still merges by the key.
 	zero := int64(0)
-	got = scanTableRows(t, dir, reader.TableOptions{Columns: []string{"order_id", "order_name"}, Paimon: reader.PaimonOptions{Raw: true, SchemaID: &zero}})
+	got = scanTableRows(t, dir, reader.TableOptions{Columns: []string{"order_id", "order_name"}, Paimon: reader.PaimonOptions{SchemaID: &zero}})
 	want := rowsOf(`
 {"order_id":1,"order_name":"alice"}
 {"order_id":10,"order_name":"judy"}
@@ -115,7 +133,6 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 {"order_id":12,"order_name":"mallory"}
 {"order_id":2,"order_name":"bob"}
 {"order_id":3,"order_name":"carol"}
-{"order_id":4,"order_name":"dave"}
 {"order_id":5,"order_name":"erin"}
 {"order_id":6,"order_name":"frank"}
 {"order_id":7,"order_name":"grace"}
@@ -123,5 +140,9 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 {"order_id":9,"order_name":"ivan"}`)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("schema 0 rows:\n%s", strings.Join(got, "\n"))
+	}
+	got = scanTableRows(t, dir, reader.TableOptions{Columns: []string{"note"}})
+	if want := "{\"note\":\"gift\"}\n{\"note\":\"moved\"}\n{\"note\":\"rush\"}\n" + strings.Repeat("{\"note\":null}\n", 8); strings.Join(got, "\n")+"\n" != want {
+		t.Errorf("note only:\n%s", strings.Join(got, "\n"))
 	}
 }

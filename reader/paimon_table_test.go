@@ -321,10 +321,9 @@ func TestPaimonCppAppendTables(t *testing.T) {
 	}
 }
 
-// TestPaimonCppPrimaryKeyRefused: a primary-key table is refused by default
-// with an error naming the table and its primary key, before its deletion
-// vectors; with Raw a table with deletion vectors is still refused unless
-// IgnoreDeletes.
+// TestPaimonCppPrimaryKeyRefused: raw mode reads a primary-key table's
+// rows as stored, so a table with deletion vectors is refused there
+// unless IgnoreDeletes (the merged read applies them).
 func TestPaimonCppPrimaryKeyRefused(t *testing.T) {
 	cases := []struct {
 		table string
@@ -332,16 +331,8 @@ func TestPaimonCppPrimaryKeyRefused(t *testing.T) {
 		is    error
 		msg   string
 	}{
-		{"orc/pk_table_nested_type", reader.TableOptions{}, reader.ErrPrimaryKeyTable,
-			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key shopId, dt, hr): merge-on-read is not supported; read the stored rows with raw mode"},
-		{"orc/pk_table_with_mor", reader.TableOptions{}, reader.ErrPrimaryKeyTable,
-			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key k1, k0, p0, p1): merge-on-read is not supported; read the stored rows with raw mode"},
-		{"parquet/pk_table_with_alter_table", reader.TableOptions{}, reader.ErrPrimaryKeyTable,
-			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key key0, key1, key_2): merge-on-read is not supported; read the stored rows with raw mode"},
 		{"parquet/pk_table_with_alter_table", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, reader.ErrDeleteFiles,
 			"reader: table has delete files: paimon: table has deletion vectors: 1 deletion-vector index files cover 1 data files; applying them is not supported"},
-		{"orc/append_table_with_rt_branch", reader.TableOptions{Paimon: reader.PaimonOptions{Branch: "rt"}}, reader.ErrPrimaryKeyTable,
-			"reader: primary-key table needs merge on read: paimon: primary-key table (primary key dt, name): merge-on-read is not supported; read the stored rows with raw mode"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.table, func(t *testing.T) {

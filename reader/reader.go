@@ -90,6 +90,13 @@ type Options struct {
 	firstRowGroup, rowGroups int
 	// deletes are the task's delete files to apply, set by [ReadTask].
 	deletes *taskDeletes
+	// hudi is the Hudi file slice to merge onto the file, set by
+	// [ReadTask] (hudi_merge.go).
+	hudi *hudiRead
+	// open, when set, reads a task of several files (a merge) instead of
+	// the one file; openSize is their total size.
+	open     func(ctx context.Context) (array.RecordReader, error)
+	openSize int64
 }
 
 // Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its
@@ -104,6 +111,14 @@ type Options struct {
 // read schema's Arrow form ([schema.ToArrowSchema]); ctx is checked between
 // batches. Release it when done.
 func Open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (array.RecordReader, error) {
+	if opts.hudi != nil {
+		// Its errors name the base or log file they come from.
+		m, err := openHudiMerge(ctx, r, size, opts)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
 	rr, err := open(ctx, r, size, opts)
 	if err != nil {
 		return nil, withFile(opts.Name, err)
@@ -186,7 +201,26 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 	if err != nil {
 		return nil, err
 	}
-	return newFileReader(ctx, dec, opts)
+	rr, err := newFileReader(ctx, dec, opts)
+	if err == nil && rr.filter != nil {
+		// A file whose footer rules out every row (the columns it lacks,
+		// every row group's statistics) counts as skipped, as
+		// [Table.Prune] reports it.
+		switch src := rr.src.(type) {
+		case emptySource:
+			opts.Stats.add(filesSkipped, 1)
+			opts.Stats.add(bytesSkippedFiles, size)
+		case *rowGroupsSource:
+			if len(src.kept) == 0 {
+				opts.Stats.add(filesSkipped, 1)
+			} else {
+				opts.Stats.add(filesRead, 1)
+			}
+		default:
+			opts.Stats.add(filesRead, 1)
+		}
+	}
+	return rr, err
 }
 
 // newFileReader plans the read of dec in opts.ReadSchema, loads the deletes

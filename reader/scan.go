@@ -198,20 +198,10 @@ func (s *scanReader) readFile(i int, t FileTask) {
 			return false
 		}
 	}
-	r, size, closeFn, err := t.Open(s.ctx)
-	if err != nil {
-		send(scanItem{err: fmt.Errorf("%s: %w", fileLabel(t.Name), err)})
-		return
-	}
+	rr, closeFn, err := s.openFile(i, t)
 	if closeFn != nil {
 		defer closeFn()
 	}
-	s.sizes[i] = size
-	opts := t.Options
-	if opts.Name == "" {
-		opts.Name = t.Name
-	}
-	rr, err := Open(s.ctx, r, size, opts)
 	if err != nil {
 		send(scanItem{err: err})
 		return
@@ -234,6 +224,29 @@ func (s *scanReader) readFile(i int, t FileTask) {
 	if err := rr.Err(); err != nil && s.ctx.Err() == nil {
 		send(scanItem{err: err})
 	}
+}
+
+// openFile opens task i: a file task through its Open function, a task
+// that reads several files (a merge, Options.open) through its own.
+// The file's close function, when not nil, is called after the reader is
+// released.
+func (s *scanReader) openFile(i int, t FileTask) (array.RecordReader, func() error, error) {
+	if t.Options.open != nil {
+		s.sizes[i] = t.Options.openSize
+		rr, err := t.Options.open(s.ctx)
+		return rr, nil, err
+	}
+	r, size, closeFn, err := t.Open(s.ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", fileLabel(t.Name), err)
+	}
+	s.sizes[i] = size
+	opts := t.Options
+	if opts.Name == "" {
+		opts.Name = t.Name
+	}
+	rr, err := Open(s.ctx, r, size, opts)
+	return rr, closeFn, err
 }
 
 func (s *scanReader) headIs(i int) bool { return int(atomic.LoadInt64(&s.budget.head)) == i }
@@ -408,6 +421,16 @@ func (b *budget) pin(n int64) (ok bool, pinned, limit int64) {
 	b.used += n
 	b.peak = max(b.peak, b.used)
 	return true, b.pinned, b.limit
+}
+
+// unpinBytes releases n pinned bytes (at most those pinned).
+func (b *budget) unpinBytes(n int64) {
+	b.mu.Lock()
+	n = min(n, b.pinned)
+	b.pinned -= n
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
 }
 
 // unpin releases every pinned byte (the scan has ended).

@@ -29,17 +29,20 @@ var (
 	// does not have (a Paimon schema id or branch on an Iceberg table, …).
 	ErrInvalidOption = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "reader: option does not apply to this table format")
 	// ErrDeleteFiles is matched by the error for a snapshot whose delete
-	// files a read does not apply (Paimon deletion vectors); set
-	// [TableOptions.IgnoreDeletes] to read anyway. Iceberg deletes are
-	// applied.
+	// files a read does not apply (Paimon deletion vectors in raw mode);
+	// set [TableOptions.IgnoreDeletes] to read anyway. Iceberg deletes and
+	// Paimon deletion vectors are otherwise applied.
 	ErrDeleteFiles = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: table has delete files")
 	// ErrPrimaryKeyTable is matched by the error for a Paimon primary-key
-	// table, whose files need a merge on read; set [PaimonOptions.Raw] to
-	// read every stored row with its system columns.
+	// table that cannot be read merged (merge options lakecat cannot apply,
+	// matching paimon.ErrMergeOption too; a primary-key fallback branch of
+	// an append table whose buckets need a merge); set [PaimonOptions.Raw]
+	// to read every stored row with its system columns.
 	ErrPrimaryKeyTable = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: primary-key table needs merge on read")
 	// ErrMergeOnRead is matched by the error for a Hudi table whose file
-	// slices have log files; set [HudiOptions.IgnoreLogs] to read base
-	// files only.
+	// slices' log files cannot be merged (a record merge mode or payload
+	// class the merge does not implement); set [HudiOptions.IgnoreLogs] to
+	// read base files only.
 	ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: merge-on-read table has log files")
 	// ErrListOnly is returned by [Table.Scan] for a table opened with
 	// [TableOptions.ListOnly].
@@ -157,7 +160,8 @@ type PaimonOptions struct {
 	// Branch reads a branch (branch/branch-<name>/).
 	Branch string
 	// Raw reads a primary-key table's files as stored, with their system
-	// columns, instead of refusing it.
+	// columns, instead of merged (the default: one row per key by the
+	// table's merge engine, Paimon docs "Primary Key Table").
 	Raw bool
 	// TimeZone is the session time zone of Paimon's casts between
 	// TIMESTAMP (a wall clock) and TIMESTAMP WITH LOCAL TIME ZONE (an
@@ -169,7 +173,8 @@ type PaimonOptions struct {
 
 // HudiOptions are the options of a Hudi table read.
 type HudiOptions struct {
-	// IgnoreLogs reads a merge-on-read table's base files only.
+	// IgnoreLogs reads a merge-on-read table's base files only, as stored
+	// (without it their file slices' log files are merged onto them).
 	IgnoreLogs bool
 }
 
@@ -198,6 +203,13 @@ type TableFile struct {
 	// this machine or another); a large Parquet file may have several
 	// tasks, see [Table.Tasks].
 	Task table.Task
+
+	// LSM is the file's place in its bucket's LSM tree when a Paimon
+	// primary-key table is read merged, else nil. Files of a merged
+	// section after its first have their own Task for [Table.Plan], but
+	// [Table.Tasks] reads them through the first's merge task.
+	LSM     *LSMFile
+	inMerge bool
 
 	partition map[int]any       // partition field id → value (_partition)
 	metrics   *iceberg.Metrics  // Iceberg column metrics, or nil
@@ -239,12 +251,20 @@ type Table struct {
 // added after the last write still appears). Nothing is decoded yet; call
 // [Table.Scan].
 //
-// Iceberg delete files are planned per data file (TableFile.Task.Deletes)
-// and applied by the scan unless opts.IgnoreDeletes. It refuses, with an
-// error naming the table, a Paimon snapshot with deletion vectors
-// ([ErrDeleteFiles]) unless opts.IgnoreDeletes, a Paimon primary-key table
-// ([ErrPrimaryKeyTable]) unless opts.Paimon.Raw, and a Hudi table with log
-// files ([ErrMergeOnRead]) unless opts.Hudi.IgnoreLogs.
+// Iceberg delete files and Paimon deletion vectors are planned per data
+// file (TableFile.Task.Deletes) and applied by the scan unless
+// opts.IgnoreDeletes. A Paimon primary-key table is read merged: per
+// partition and bucket, the files whose key ranges overlap form one merge
+// task (table.MergeTask) that yields one row per key by the table's merge
+// engine, files that overlap nothing stream as stored (TableFile.LSM says
+// which); with deletion-vectors.enabled, level-0 files are not read and
+// level ≥ 1 files are read with their deletion vectors. A Hudi
+// merge-on-read table's log files are merged onto their base files (one
+// task per file slice, see [table.HudiSlice]) unless opts.Hudi.IgnoreLogs.
+// It refuses, with an error naming the table, merge options lakecat cannot
+// apply ([ErrPrimaryKeyTable]) unless opts.Paimon.Raw, deletion vectors in
+// raw mode ([ErrDeleteFiles]) unless opts.IgnoreDeletes, and a Hudi merge
+// it cannot plan ([ErrMergeOnRead]).
 func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table, error) {
 	if opts.FS == nil {
 		opts.FS = storage.OSFS{}
@@ -344,7 +364,8 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 // [DefaultSplitBytes]) one per run of its row groups of about that many
 // bytes, so several workers or machines can share it (this reads the
 // footers of those files). The tasks are values: encode them with
-// json.Marshal, read them anywhere with [ReadTask].
+// json.Marshal, read them anywhere with [ReadTask]. A Hudi file slice with
+// log files is never split.
 func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 	if t.opts.ListOnly {
 		return nil, fmt.Errorf("%s table %s: %w", t.Format, t.Location, ErrListOnly)
@@ -355,11 +376,13 @@ func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 	}
 	var out []table.Task
 	for i := range t.Files {
-		if t.Files[i].skip != "" {
+		if t.Files[i].skip != "" || t.Files[i].inMerge {
 			continue
 		}
 		task := t.Files[i].Task
-		if split < 0 || task.Format != "PARQUET" || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
+		// A Hudi file slice or a Paimon merge is one task: its log records
+		// or sorted runs merge over whole files.
+		if split < 0 || task.Format != "PARQUET" || task.Hudi != nil || task.Merge != nil || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
 			out = append(out, task)
 			continue
 		}
@@ -518,6 +541,12 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 			t.opts.Stats.add(bytesSkippedFiles, max(f.Task.SizeBytes, 0))
 		}
 	}
+	if t.icebergScan != nil {
+		for _, mf := range t.icebergScan.SkippedManifests {
+			t.opts.Stats.add(manifestsSkipped, 1)
+			t.opts.Stats.add(filesSkipped, max(mf.Files, 0))
+		}
+	}
 	if len(planned) == 0 {
 		return array.NewRecordReader(schema.ToArrowSchema(t.OutputSchema()), nil)
 	}
@@ -547,10 +576,14 @@ func (t *Table) MayMatch(i int) bool { return TaskMayMatch(t.Files[i].Task, t.fi
 // fsys concurrently and yields their batches in task order, as [ScanFiles]
 // does; every task must have the same read schema. Deletes are applied as
 // [ReadTask] applies them; the key set of a set of equality delete files is
-// built once and shared by the tasks it applies to. The key sets count
-// against opts.MemoryBytes for the scan's life (their estimated size: see
+// built once and shared by the tasks it applies to, and a position delete
+// file that applies to several tasks is read once, its positions held
+// until the last of them has taken its own. The key sets count against
+// opts.MemoryBytes for the scan's life (their estimated size: see
 // [KeySetBudgetError]); sets that alone exceed it fail the scan with a
-// [*KeySetBudgetError].
+// [*KeySetBudgetError]. The held positions count against it too, while
+// held; positions that do not fit are read again by each task.
+// topts.MemoryBytes is not used: opts.MemoryBytes bounds the scan.
 func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts ScanOptions, topts TaskOptions) (array.RecordReader, error) {
 	files := make([]FileTask, 0, len(tasks))
 	mem := topts.Allocator
@@ -570,6 +603,9 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 	// (validity, values or offsets, string bytes) of the four batches a
 	// file being read holds at once, for each worker.
 	cache := &deleteCache{budget: newBudget(opts.MemoryBytes), pool: recycle.New(mem, 3*4*cols*workers)}
+	if topts.MemoryBytes == 0 {
+		topts.MemoryBytes = opts.MemoryBytes
+	}
 	for _, task := range tasks {
 		o, err := taskOptions(fsys, task, topts, cache)
 		if err != nil {
@@ -587,7 +623,9 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 				}
 				continue
 			}
-			topts.Stats.add(filesRead, 1)
+		}
+		if !topts.IgnoreDeletes {
+			cache.countPositionRefs(task)
 		}
 		files = append(files, FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o})
 	}
@@ -605,6 +643,9 @@ func (t *Table) Plan(ctx context.Context, i int) (*project.Plan, error) {
 	o, err := taskOptions(t.opts.FS, f.Task, TaskOptions{Limits: t.opts.Limits, IgnoreDeletes: true}, nil)
 	if err != nil {
 		return nil, err
+	}
+	if f.Task.Hudi != nil && f.Task.Hudi.NoBase {
+		return planHudiLogs(ctx, t.opts.FS, f.Task, o) // a Hudi file slice of log files only
 	}
 	r, size, closeFn, err := openTask(t.opts.FS, f.Path)(ctx)
 	if err != nil {
@@ -685,18 +726,5 @@ func partitionValue(t schema.Type, v any) string {
 	return string(b)
 }
 
-// tableRoot returns the folder of the table at location: location itself,
-// or for an Iceberg metadata file named directly its folder, and the
-// parent of that folder when it is "metadata" (as iceberg.FindMetadata
-// roots it). A location opened from inside its metadata folder is rooted
-// at the table folder too.
-func tableRoot(location string) string {
-	root := strings.TrimSuffix(location, "/")
-	if strings.HasSuffix(root, ".metadata.json") || strings.HasSuffix(root, ".metadata.json.gz") {
-		root = storage.ParentDir(root)
-	}
-	if storage.BaseName(root) == "metadata" {
-		root = storage.ParentDir(root)
-	}
-	return root
-}
+// tableRoot returns the folder of the table at location (table.Root).
+func tableRoot(location string) string { return table.Root(location) }

@@ -12,7 +12,8 @@ func openIceberg(ctx context.Context, location string, opts TableOptions) (*Tabl
 	if err != nil {
 		return nil, err
 	}
-	so := iceberg.ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf, PathMap: opts.Iceberg.PathMap, NoRebase: opts.Iceberg.NoRebase}
+	so := iceberg.ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf, PathMap: opts.Iceberg.PathMap, NoRebase: opts.Iceberg.NoRebase,
+		Filter: opts.Filter}
 	scan, err := tbl.Plan(ctx, so)
 	if err != nil {
 		return nil, err

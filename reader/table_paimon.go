@@ -5,8 +5,24 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/paimon"
 )
+
+// LSMFile is a Paimon primary-key table file's place in its bucket's LSM
+// tree, as the merged read uses it.
+type LSMFile struct {
+	// Bucket is the bucket; Level the file's LSM level.
+	Bucket, Level int
+	// Section is the index of the file's section (files of overlapping key
+	// ranges) in its bucket, Run the index of its sorted run in the section.
+	Section, Run int
+	// Merged reports whether the section is merged on read; a section of
+	// one file of inserts only streams as stored.
+	Merged bool
+	// Runs is the number of sorted runs in the section.
+	Runs int
+}
 
 func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table, error) {
 	tbl, err := paimon.Open(ctx, opts.FS, location, opts.Paimon.Branch)
@@ -17,22 +33,20 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	if err != nil {
 		return nil, err
 	}
-	// The primary key first: it is what a reader must know before anything
-	// else; deletion vectors are refused next, in raw mode too.
-	raw := false
-	if err := scan.PrimaryKeyError(); err != nil {
-		switch {
-		case opts.Paimon.Raw:
-			raw = true
-		case !opts.ListOnly:
-			return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
+	raw := opts.Paimon.Raw && scan.IsPrimaryKey()
+	mergeRead := scan.IsPrimaryKey() && !opts.Paimon.Raw
+	// Deletion vectors are applied where a read can (files read as stored:
+	// append tables, and level ≥ 1 files of a primary-key table in
+	// deletion-vector mode); raw mode reads rows as stored.
+	applyDV := !opts.IgnoreDeletes && !raw && (!scan.IsPrimaryKey() || scan.DeletionVectorsEnabled())
+	if !applyDV {
+		if err := opts.checkDeletes(scan.DeletesError()); err != nil {
+			return nil, err
 		}
 	}
-	if err := opts.checkDeletes(scan.DeletesError()); err != nil {
-		return nil, err
-	}
-	if !opts.Paimon.Raw && !opts.ListOnly {
-		if err := scan.FallbackMergeError(ctx); err != nil {
+	var spec table.MergeSpec
+	if mergeRead && !scan.DeletionVectorsEnabled() {
+		if spec, err = scan.MergeSpec(); err != nil && !opts.ListOnly {
 			return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
 		}
 	}
@@ -56,16 +70,83 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		}
 		t.Schemas = append(t.Schemas, ps.Schema())
 	}
-	for i := range scan.DataFiles {
-		df := &scan.DataFiles[i]
+	add := func(df *paimon.DataFile, lsm *LSMFile, mergeTask *table.Task) error {
 		task, err := scan.Task(ctx, df, read, raw, zone)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		t.Files = append(t.Files, TableFile{
+		if applyDV {
+			if dv, ok := scan.DeletionVectorOf(df); ok {
+				task.Deletes = append(task.Deletes, dv)
+			}
+		}
+		tf := TableFile{
 			Path: df.Path, Format: df.Format, RecordCount: df.RowCount,
-			Partition: partitionString(df.Partition, task.FileSchema.Fields), SchemaID: df.SchemaID, Task: task,
-		})
+			Partition: partitionString(df.Partition, task.FileSchema.Fields), SchemaID: df.SchemaID, Task: task, Deletes: task.Deletes, LSM: lsm,
+		}
+		if mergeTask != nil {
+			tf.Task = *mergeTask
+		} else if lsm != nil && lsm.Merged {
+			tf.inMerge = true // read by the merge task of its section's first file
+		}
+		t.Files = append(t.Files, tf)
+		return nil
+	}
+	if !mergeRead {
+		if !opts.Paimon.Raw && !opts.ListOnly {
+			// A primary-key fallback branch under an append main branch:
+			// read as stored only where no merge could change it.
+			if err := scan.FallbackMergeError(ctx); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrPrimaryKeyTable, err)
+			}
+		}
+		for i := range scan.DataFiles {
+			if err := add(&scan.DataFiles[i], nil, nil); err != nil {
+				return nil, err
+			}
+		}
+		return t, nil
+	}
+	if scan.DeletionVectorsEnabled() {
+		// Paimon's deletion-vector mode: level-0 files are not yet
+		// compacted and are not visible to a batch read; every level ≥ 1
+		// file has unique keys and its deletion vector removes the rows
+		// newer files replaced (Paimon docs, "Deletion Vectors").
+		for i := range scan.DataFiles {
+			df := &scan.DataFiles[i]
+			if df.Level == 0 {
+				continue
+			}
+			if err := add(df, &LSMFile{Bucket: df.Bucket, Level: df.Level, Runs: 1}, nil); err != nil {
+				return nil, err
+			}
+		}
+		return t, nil
+	}
+	for _, b := range scan.LSM(ctx) {
+		for si, sec := range b.Sections {
+			merged := sec.NeedsMerge(spec.Engine)
+			var mt *table.Task
+			if merged {
+				task, err := scan.MergeTask(ctx, sec, read, spec, zone)
+				if err != nil {
+					return nil, err
+				}
+				mt = &task
+			}
+			for ri, run := range sec.Runs {
+				for fi, df := range run.Files {
+					lsm := &LSMFile{Bucket: b.Bucket, Level: df.Level, Section: si, Run: ri, Merged: merged, Runs: len(sec.Runs)}
+					var carry *table.Task
+					if ri == 0 && fi == 0 {
+						carry = mt
+					}
+					if err := add(df, lsm, carry); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
 	}
 	return t, nil
 }

@@ -29,6 +29,12 @@ type TaskOptions struct {
 	// Filter and Stats: see [Options].
 	Filter expr.Expr
 	Stats  *ScanStats
+	// MemoryBytes bounds what one task's read holds beyond its batches
+	// (0: no bound): the estimated bytes of the equality delete key sets
+	// [ReadTask] builds (over it: a [*KeySetBudgetError]) and the log
+	// records a Hudi file slice's merge holds (over it: [ErrMergeBudget]).
+	// [ScanTasks] sets it from ScanOptions.MemoryBytes.
+	MemoryBytes int64
 }
 
 // ReadTask reads one planned task (table.Scan planning, possibly on another
@@ -46,14 +52,27 @@ type TaskOptions struct {
 // in a _deleted column (field id [FieldIDDeleted]) when the read schema has
 // one. _pos keeps each row's position in the file.
 //
+// A Hudi file slice's task (task.Hudi) merges its log files, read from
+// fsys, onto the file (or reads them alone when the slice has no base
+// file): see [table.HudiSlice] and the README's "Hudi merge-on-read"; the
+// log records it holds are bounded by opts.MemoryBytes ([ErrMergeBudget]).
+//
 // Errors are those of [Open], an unknown task.Rules or task.TimeZone, and
 // for a delete file that cannot be applied a [*DeleteFileError] (matching
-// [ErrCorruptDeleteFile] or [ErrEqualityField]) naming it; every error
-// names the data file.
+// [ErrCorruptDeleteFile] or [ErrEqualityField]) naming it, and for
+// equality key sets over opts.MemoryBytes a [*KeySetBudgetError]; every
+// error names the data file.
 func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOptions) (array.RecordReader, error) {
-	o, err := taskOptions(fsys, task, opts, nil)
+	var cache *deleteCache
+	if opts.MemoryBytes > 0 {
+		cache = &deleteCache{budget: newBudget(opts.MemoryBytes)}
+	}
+	o, err := taskOptions(fsys, task, opts, cache)
 	if err != nil {
 		return nil, err
+	}
+	if o.open != nil {
+		return o.open(ctx)
 	}
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
@@ -64,7 +83,12 @@ func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOp
 		f.Close()
 		return nil, err
 	}
-	rr.(*fileReader).closer = f
+	switch x := rr.(type) {
+	case *fileReader:
+		x.closer = f
+	case *hudiMerge:
+		x.closer = f
+	}
 	return rr, nil
 }
 
@@ -95,7 +119,25 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 		deletes = &taskDeletes{fsys: fsys, files: task.Deletes, keys: task.DeleteSchema, dataPaths: paths, paths: task.Paths,
 			nameMapping: task.NameMapping, rules: rules, limits: opts.Limits, cache: cache}
 	}
+	if task.Merge != nil {
+		o := Options{Name: task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, Rules: rules, Constants: task.Constants,
+			BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits, Stats: opts.Stats}
+		for _, run := range task.Merge.Runs {
+			for _, f := range run.Files {
+				o.openSize += max(f.SizeBytes, 0)
+			}
+		}
+		o.open = func(ctx context.Context) (array.RecordReader, error) {
+			return openMerge(ctx, fsys, task, o, opts.Filter, opts.Stats)
+		}
+		return o, nil
+	}
+	var hr *hudiRead
+	if task.Hudi != nil {
+		hr = &hudiRead{fsys: fsys, slice: task.Hudi, budget: opts.MemoryBytes}
+	}
 	return Options{
+		hudi:    hr,
 		deletes: deletes,
 		Name:    task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
 		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,

@@ -52,6 +52,41 @@ type TableMetadata struct {
 	noSnapshot json.RawMessage            // how the input spelled "no current snapshot"
 	schemaInfo map[*Schema]schemaJSONInfo // how the input spelled each schema
 	unsigned   map[int64]bool             // snapshot ids the input wrote above 2^63-1
+	interned   map[string]string          // snapshot summary keys and short values, shared while decoding
+}
+
+// maxInterned bounds the strings one decode shares between snapshot
+// summaries (keys and values of at most maxInternedLen bytes).
+const (
+	maxInterned    = 1 << 12
+	maxInternedLen = 24
+)
+
+// intern returns a string equal to b, shared with the summaries decoded
+// before when b is short: snapshot summaries repeat the same keys and many
+// of the same values ("0", "append"), and a table may have hundreds of
+// thousands of snapshots.
+func (m *TableMetadata) intern(b []byte) string {
+	if len(b) > maxInternedLen {
+		return string(b)
+	}
+	if v, ok := m.interned[string(b)]; ok {
+		return v
+	}
+	s := string(b)
+	if m.interned == nil {
+		m.interned = map[string]string{}
+	}
+	if len(m.interned) < maxInterned {
+		m.interned[s] = s
+	}
+	return s
+}
+
+// decodeSummary decodes a snapshot summary (a JSON object of strings),
+// sharing its short strings through intern.
+func (m *TableMetadata) decodeSummary(raw json.RawMessage) (map[string]string, error) {
+	return decodeStrings(raw, maxStringMapEntries, m.intern)
 }
 
 // snapshotID decodes a snapshot id. Ids above 2^63-1 (seen in DuckDB's test
@@ -101,7 +136,25 @@ type Snapshot struct {
 	// Extra holds the snapshot's other keys (first-row-id, added-rows, key-id, …).
 	Extra map[string]json.RawMessage
 
-	present map[string]bool
+	present snapshotKeys // optional keys the decoded input had
+}
+
+// snapshotKeys is a set of the optional snapshot keys whose presence a
+// rewrite reproduces (a bit set: a metadata file may hold many snapshots).
+type snapshotKeys uint8
+
+const (
+	hasParentSnapshotID snapshotKeys = 1 << iota
+	hasSequenceNumber
+	hasManifestList
+	hasManifests
+	hasSummary
+)
+
+// snapshotKeyBits maps each optional snapshot key to its bit.
+var snapshotKeyBits = map[string]snapshotKeys{
+	"parent-snapshot-id": hasParentSnapshotID, "sequence-number": hasSequenceNumber,
+	"manifest-list": hasManifestList, "manifests": hasManifests, "summary": hasSummary,
 }
 
 // PartitionSpec is one partition spec.
@@ -194,24 +247,29 @@ func (m *TableMetadata) NameMapping() (NameMapping, error) {
 // MaxTableMetadataBytes caps the size of a table metadata file (Iceberg
 // metadata JSON after gunzip, Paimon snapshot and schema files, Hudi
 // timeline instants), in bytes: 64 MiB. It is the one cap every reader of
-// such files applies before reading or decompressing one whole. Decoding
-// takes several times the file's size (a metadata file of 54 MB holding
-// 200,000 snapshots peaks at about 300 MiB of Go heap).
+// such files applies. An Iceberg metadata file is decoded as a stream (see
+// [DecodeTableMetadata]): a file of Spark-written snapshots peaks at about 3
+// times its size in Go heap, the densest input found (schemas of one-line
+// fields) at about 5 times.
 const MaxTableMetadataBytes = 64 << 20
 
 // ParseTableMetadata decodes an Iceberg table metadata JSON file of format
 // version 1, 2 or 3. Keys it does not decode are kept in Extra. Errors match
 // [ErrInvalidSchema] and name the key concerned; an unsupported format version
-// is an error too, and so is data over [MaxTableMetadataBytes].
+// is an error too, and so is data over [MaxTableMetadataBytes], more than
+// 2^19 snapshots, or more than 2^16 entries in one snapshot summary or in
+// "properties".
 func ParseTableMetadata(data []byte) (*TableMetadata, error) {
 	if len(data) > MaxTableMetadataBytes {
 		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("%d bytes, over the %d-byte cap for table metadata", len(data), MaxTableMetadataBytes)}
 	}
-	obj, err := jsonObject(data)
-	if err != nil {
-		return nil, &SchemaError{Codec: metadataCodec, Msg: "not a JSON object", Err: err}
-	}
-	m := &TableMetadata{present: make(map[string]bool, len(obj)), Extra: map[string]json.RawMessage{}}
+	return decodeTableMetadata(bytes.NewReader(data), MaxTableMetadataBytes)
+}
+
+// decodeKeys decodes the top-level keys in a fixed order: obj holds the raw
+// values of the keys that were not streamed, errs the outcome of each
+// streamed key present (see metadataStream).
+func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[string]error) (*TableMetadata, error) {
 	bad := func(key string, err error) error {
 		return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad %q", key), Err: err}
 	}
@@ -222,6 +280,15 @@ func ParseTableMetadata(data []byte) (*TableMetadata, error) {
 			delete(obj, key)
 		}
 		return raw, ok
+	}
+	// streamed reports whether a streamed key was present and the first
+	// error of its value.
+	streamed := func(key string) error {
+		err, ok := errs[key]
+		if ok {
+			m.present[key] = true
+		}
+		return err
 	}
 	intKey := func(key string, required bool, bits int) (int64, error) {
 		raw, ok := get(key)
@@ -275,42 +342,15 @@ func ParseTableMetadata(data []byte) (*TableMetadata, error) {
 	}
 	m.LastColumnID = int(v)
 
-	m.schemaInfo = map[*Schema]schemaJSONInfo{}
-	parseSchemaObj := func(raw json.RawMessage) (*Schema, error) {
-		s, err := parseIcebergSchema(raw, metadataCodec)
-		if err != nil {
-			return nil, err
-		}
-		var info schemaJSONInfo
-		if o, err := jsonObject(raw); err == nil {
-			_, hasID := o["schema-id"]
-			info.noSchemaID = !hasID
-			if ids, ok := o["identifier-field-ids"]; ok && !isNull(ids) && len(s.IdentifierFieldIDs) == 0 {
-				info.emptyIdentifierList = true
-			}
-		}
-		m.schemaInfo[s] = info
-		return s, nil
-	}
-	if raw, ok := get("schemas"); ok {
-		a, err := jsonArray(raw)
-		if err != nil {
-			return nil, bad("schemas", err)
-		}
-		for _, r := range a {
-			s, err := parseSchemaObj(r)
-			if err != nil {
-				return nil, err
-			}
-			m.Schemas = append(m.Schemas, s)
-		}
+	if err := streamed("schemas"); err != nil {
+		return nil, err
 	}
 	if v, err = intKey("current-schema-id", v2, 32); err != nil {
 		return nil, err
 	}
 	m.CurrentSchemaID = int(v)
 	if raw, ok := get("schema"); ok {
-		s, err := parseSchemaObj(raw)
+		s, err := m.parseSchemaObj(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -365,7 +405,7 @@ func ParseTableMetadata(data []byte) (*TableMetadata, error) {
 		}
 	}
 	if raw, ok := get("properties"); ok {
-		if m.Properties, err = decodeStringMap(raw); err != nil {
+		if m.Properties, err = decodeStrings(raw, maxStringMapEntries, nil); err != nil {
 			return nil, bad("properties", err)
 		}
 	}
@@ -384,59 +424,37 @@ func ParseTableMetadata(data []byte) (*TableMetadata, error) {
 			}
 		}
 	}
-	if raw, ok := get("snapshots"); ok {
-		a, err := jsonArray(raw)
-		if err != nil {
-			return nil, bad("snapshots", err)
-		}
-		for _, r := range a {
-			s, err := m.parseSnapshot(r)
-			if err != nil {
-				return nil, err
-			}
-			m.Snapshots = append(m.Snapshots, s)
-		}
-	}
-	if raw, ok := get("snapshot-log"); ok {
-		a, err := jsonArray(raw)
-		if err != nil {
-			return nil, bad("snapshot-log", err)
-		}
-		for _, r := range a {
-			o, err := jsonObject(r)
-			if err != nil {
-				return nil, bad("snapshot-log", err)
-			}
-			ts, err1 := jsonInt(o["timestamp-ms"], 64)
-			id, err2 := m.snapshotID(o["snapshot-id"])
-			if err1 != nil || err2 != nil {
-				return nil, bad("snapshot-log", errNotInteger)
-			}
-			m.SnapshotLog = append(m.SnapshotLog, SnapshotLogEntry{TimestampMs: ts, SnapshotID: id})
-		}
-	}
-	if raw, ok := get("metadata-log"); ok {
-		a, err := jsonArray(raw)
-		if err != nil {
-			return nil, bad("metadata-log", err)
-		}
-		for _, r := range a {
-			o, err := jsonObject(r)
-			if err != nil {
-				return nil, bad("metadata-log", err)
-			}
-			ts, err1 := jsonInt(o["timestamp-ms"], 64)
-			f, err2 := jsonString(o["metadata-file"])
-			if err1 != nil || err2 != nil {
-				return nil, bad("metadata-log", fmt.Errorf("bad entry"))
-			}
-			m.MetadataLog = append(m.MetadataLog, MetadataLogEntry{TimestampMs: ts, MetadataFile: f})
+	for _, key := range []string{"snapshots", "snapshot-log", "metadata-log"} {
+		if err := streamed(key); err != nil {
+			return nil, err
 		}
 	}
 	for k, raw := range obj {
 		m.Extra[k] = raw
 	}
 	return m, nil
+}
+
+// parseSchemaObj decodes one schema of "schemas" or "schema" and records how
+// the input spelled it.
+func (m *TableMetadata) parseSchemaObj(raw json.RawMessage) (*Schema, error) {
+	s, err := parseIcebergSchema(raw, metadataCodec)
+	if err != nil {
+		return nil, err
+	}
+	var info schemaJSONInfo
+	if o, err := jsonObject(raw); err == nil {
+		_, hasID := o["schema-id"]
+		info.noSchemaID = !hasID
+		if ids, ok := o["identifier-field-ids"]; ok && !isNull(ids) && len(s.IdentifierFieldIDs) == 0 {
+			info.emptyIdentifierList = true
+		}
+	}
+	if m.schemaInfo == nil {
+		m.schemaInfo = map[*Schema]schemaJSONInfo{}
+	}
+	m.schemaInfo[s] = info
+	return s, nil
 }
 
 func parsePartitionSpec(raw json.RawMessage) (PartitionSpec, error) {
@@ -520,62 +538,82 @@ func extraOrNil(o map[string]json.RawMessage) map[string]json.RawMessage {
 }
 
 func (m *TableMetadata) parseSnapshot(raw json.RawMessage) (Snapshot, error) {
-	o, err := jsonObject(raw)
+	var s Snapshot
+	var id, parent, seq, ts, list, manifests, schemaID, summary json.RawMessage
+	err := eachMember(raw, func(k, v []byte) error {
+		switch string(k) {
+		case "snapshot-id":
+			id = v
+		case "parent-snapshot-id":
+			parent = v
+		case "sequence-number":
+			seq = v
+		case "timestamp-ms":
+			ts = v
+		case "manifest-list":
+			list = v
+		case "manifests":
+			manifests = v
+		case "schema-id":
+			schemaID = v
+		case "summary":
+			summary = v
+		default:
+			if s.Extra == nil {
+				s.Extra = map[string]json.RawMessage{}
+			}
+			s.Extra[string(k)] = append(json.RawMessage(nil), v...)
+		}
+		s.present |= snapshotKeyBits[string(k)]
+		return nil
+	})
 	if err != nil {
 		return Snapshot{}, &SchemaError{Codec: metadataCodec, Msg: "bad snapshot", Err: err}
-	}
-	s := Snapshot{present: map[string]bool{}}
-	for k := range o {
-		s.present[k] = true
 	}
 	bad := func(key string, err error) error {
 		return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad snapshot %q", key), Err: err}
 	}
-	if s.SnapshotID, err = m.snapshotID(o["snapshot-id"]); err != nil {
+	if s.SnapshotID, err = m.snapshotID(id); err != nil {
 		return s, bad("snapshot-id", err)
 	}
-	if r, ok := o["parent-snapshot-id"]; ok && !isNull(r) {
-		v, err := m.snapshotID(r)
+	if parent != nil && !isNull(parent) {
+		v, err := m.snapshotID(parent)
 		if err != nil {
 			return s, bad("parent-snapshot-id", err)
 		}
 		s.ParentSnapshotID = &v
 	}
-	if r, ok := o["sequence-number"]; ok {
-		if s.SequenceNumber, err = jsonInt(r, 64); err != nil {
+	if seq != nil {
+		if s.SequenceNumber, err = jsonInt(seq, 64); err != nil {
 			return s, bad("sequence-number", err)
 		}
 	}
-	if s.TimestampMs, err = jsonInt(o["timestamp-ms"], 64); err != nil {
+	if s.TimestampMs, err = jsonInt(ts, 64); err != nil {
 		return s, bad("timestamp-ms", err)
 	}
-	if r, ok := o["manifest-list"]; ok && !isNull(r) {
-		if s.ManifestList, err = jsonString(r); err != nil {
+	if list != nil && !isNull(list) {
+		if s.ManifestList, err = jsonString(list); err != nil {
 			return s, bad("manifest-list", err)
 		}
 	}
-	if r, ok := o["manifests"]; ok {
-		if s.Manifests, err = decodeStringList(r); err != nil {
+	if manifests != nil {
+		if s.Manifests, err = decodeStringList(manifests); err != nil {
 			return s, bad("manifests", err)
 		}
 	}
-	if r, ok := o["schema-id"]; ok && !isNull(r) {
-		v, err := jsonInt(r, 32)
+	if schemaID != nil && !isNull(schemaID) {
+		v, err := jsonInt(schemaID, 32)
 		if err != nil {
 			return s, bad("schema-id", err)
 		}
 		id := int(v)
 		s.SchemaID = &id
 	}
-	if r, ok := o["summary"]; ok {
-		if s.Summary, err = decodeStringMap(r); err != nil {
+	if summary != nil {
+		if s.Summary, err = m.decodeSummary(summary); err != nil {
 			return s, bad("summary", err)
 		}
 	}
-	for _, k := range []string{"snapshot-id", "parent-snapshot-id", "sequence-number", "timestamp-ms", "manifest-list", "manifests", "schema-id", "summary"} {
-		delete(o, k)
-	}
-	s.Extra = extraOrNil(o)
 	return s, nil
 }
 
@@ -822,7 +860,7 @@ func writePartitionFields(w *jsonWriter, fs []PartitionField) {
 }
 
 func (m *TableMetadata) writeSnapshot(w *jsonWriter, s *Snapshot) {
-	has := func(k string) bool { return s.present[k] }
+	has := func(k string) bool { return s.present&snapshotKeyBits[k] != 0 }
 	w.open('{')
 	w.key("snapshot-id")
 	w.WriteString(m.formatSnapshotID(s.SnapshotID))

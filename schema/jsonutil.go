@@ -55,9 +55,26 @@ func jsonString(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", errors.New("not a JSON string")
 	}
+	if plainString(raw) {
+		return string(raw[1 : len(raw)-1]), nil
+	}
 	var s string
 	err := json.Unmarshal(raw, &s)
 	return s, err
+}
+
+// plainString reports whether raw is a quoted JSON string of printable
+// ASCII without escapes, whose value is the bytes between the quotes.
+func plainString(raw []byte) bool {
+	if len(raw) < 2 || raw[len(raw)-1] != '"' {
+		return false
+	}
+	for _, c := range raw[1 : len(raw)-1] {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonBool decodes raw as a JSON boolean.

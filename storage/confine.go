@@ -98,6 +98,7 @@ func newPrefix(p string) prefix {
 type confined struct {
 	fsys     FS
 	prefixes []prefix
+	parents  bool // a missing path is checked through its nearest existing folder
 }
 
 func (c *confined) Open(ctx context.Context, p string) (File, error) {
@@ -144,6 +145,61 @@ func under(p, dir string, sep byte) bool {
 	return len(p) > len(d) && strings.HasPrefix(p, d) && p[len(d)] == sep
 }
 
+// ConfineWrite is [Confine] for a [WriteFS]: CreateNoReplace, Replace and
+// Remove are refused outside root and the allowed prefixes like Open and
+// List. A path that does not exist yet (the file a commit creates) is
+// checked through its nearest existing folder with symbolic links
+// evaluated, so that a file is never created through a link that leads out
+// of the root. A table writer (a schema commit) wraps its storage in it.
+func ConfineWrite(fsys WriteFS, root string, allow []string) WriteFS {
+	c := Confine(fsys, root, allow).(*confined)
+	c.parents = true
+	return &confinedWrite{confined: c, w: fsys}
+}
+
+type confinedWrite struct {
+	*confined
+	w WriteFS
+}
+
+func (c *confinedWrite) CreateNoReplace(ctx context.Context, p string, data []byte) error {
+	if err := c.check(p); err != nil {
+		return err
+	}
+	return c.w.CreateNoReplace(ctx, p, data)
+}
+
+func (c *confinedWrite) Replace(ctx context.Context, p string, data []byte) error {
+	if err := c.check(p); err != nil {
+		return err
+	}
+	return c.w.Replace(ctx, p, data)
+}
+
+func (c *confinedWrite) Remove(ctx context.Context, p string) error {
+	if err := c.check(p); err != nil {
+		return err
+	}
+	return c.w.Remove(ctx, p)
+}
+
+// evalExisting evaluates the symbolic links of abs, or when abs does not
+// exist, of its nearest existing folder, joined to the rest of the path.
+func evalExisting(abs string) (string, error) {
+	dir, rest := abs, ""
+	for {
+		real, err := filepath.EvalSymlinks(dir)
+		if err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		parent := filepath.Dir(dir)
+		if !errors.Is(err, os.ErrNotExist) || parent == dir {
+			return "", err
+		}
+		dir, rest = parent, filepath.Join(filepath.Base(dir), rest)
+	}
+}
+
 func (c *confined) check(p string) error {
 	if isURL(p) {
 		if strings.ContainsAny(p, "?#") {
@@ -180,6 +236,9 @@ func (c *confined) check(p string) error {
 		return &PathError{Path: p, Rule: "outside the table location and every allowed prefix"}
 	}
 	real, err := filepath.EvalSymlinks(abs)
+	if err != nil && c.parents && errors.Is(err, os.ErrNotExist) {
+		real, err = evalExisting(abs)
+	}
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil // the open reports it missing

@@ -4,8 +4,9 @@
 // It knows nothing of file or table formats.
 //
 // [FS] is the read side; [WriteFS] adds what a commit needs. [OSFS] is the
-// local file system, [RetryFS] retries transient errors of another FS, and
-// package storage/blob reaches object stores (S3, GCS, Azure) through
+// local file system, [RetryFS] retries transient errors of another FS,
+// [CoalesceFS] makes the ranged reads of each file into few large requests,
+// and package storage/blob reaches object stores (S3, GCS, Azure) through
 // gocloud.dev.
 //
 // Paths are slash-separated strings: local paths ("/data/t",

@@ -97,6 +97,14 @@ type Task struct {
 	// position delete's file_path): table/iceberg resolves them with it
 	// the same way. Nil when no position delete applies.
 	Paths *PathResolution
+	// Hudi holds the log files of a Hudi merge-on-read file slice to
+	// merge onto the file (nil: none; see [HudiSlice]).
+	Hudi *HudiSlice
+
+	// Merge, when not nil, makes the task the merge on read of a
+	// primary-key table's key range over several files ([MergeTask]); Path,
+	// Format and FileSchema then describe its first file only.
+	Merge *MergeTask
 }
 
 // PathResolution is the rules that turn a table's stored paths into paths
@@ -192,7 +200,7 @@ type DeleteFile struct {
 //	 "constants": [{"field-id": N, "value": <Iceberg single-value JSON of the read field's type>}],
 //	 "pos-field-id": N, "deleted-field-id": N, "spec-id": N, "sequence-number": N, "file-sequence-number": N,
 //	 "deletes": [DeleteFile, ...], "delete-schema": <Iceberg schema JSON>,
-//	 "paths": PathResolution}
+//	 "paths": PathResolution, "merge": MergeTask, "hudi": HudiSlice (see task_hudi.go)}
 //
 // Schemas are Iceberg schema JSON with lakecat's extension types
 // (schema.MarshalIcebergSchema), except a schema with list elements or map
@@ -227,6 +235,8 @@ type taskJSON struct {
 	Deletes            []DeleteFile    `json:"deletes,omitempty"`
 	DeleteSchema       json.RawMessage `json:"delete-schema,omitempty"`
 	Paths              *PathResolution `json:"paths,omitempty"`
+	Hudi               *hudiSliceJSON  `json:"hudi,omitempty"`
+	Merge              *MergeTask      `json:"merge,omitempty"`
 }
 
 type constantJSON struct {
@@ -244,8 +254,11 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	out := taskJSON{Version: TaskVersion, Path: t.Path, StoredPath: t.StoredPath, Format: t.Format,
 		SizeBytes: t.SizeBytes, RecordCount: t.RecordCount, FirstRowGroup: t.FirstRowGroup, RowGroups: t.RowGroups,
 		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, PosFieldID: t.PosFieldID, DeletedFieldID: t.DeletedFieldID, SpecID: t.SpecID,
-		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes, Paths: t.Paths}
+		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes, Paths: t.Paths, Merge: t.Merge}
 	var err error
+	if out.Hudi, err = marshalHudi(t.Hudi); err != nil {
+		return nil, fmt.Errorf("table: task %s: %w", t.Path, err)
+	}
 	if out.ReadSchema, out.ReadSchemaPaimon, err = marshalSchema(t.ReadSchema); err != nil {
 		return nil, fmt.Errorf("table: task %s: read schema: %w", t.Path, err)
 	}
@@ -309,12 +322,15 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 	out := Task{Path: in.Path, StoredPath: in.StoredPath, Format: in.Format, SizeBytes: in.SizeBytes,
 		RecordCount: in.RecordCount, FirstRowGroup: in.FirstRowGroup, RowGroups: in.RowGroups,
 		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, PosFieldID: in.PosFieldID, DeletedFieldID: in.DeletedFieldID, SpecID: in.SpecID,
-		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes, Paths: in.Paths}
+		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes, Paths: in.Paths, Merge: in.Merge}
 	if in.Path == "" || (len(in.ReadSchema) == 0) == (len(in.ReadSchemaPaimon) == 0) || in.FirstRowGroup < 0 || in.RowGroups < 0 ||
 		(len(in.FileSchema) > 0 && len(in.FileSchemaPaimon) > 0) {
 		return fmt.Errorf("%w: no path, not one read schema, two file schemas or a negative row group", ErrInvalidTask)
 	}
 	var err error
+	if out.Hudi, err = unmarshalHudi(in.Hudi); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrInvalidTask, in.Path, err)
+	}
 	if out.ReadSchema, err = parseSchema(in.ReadSchema, in.ReadSchemaPaimon); err != nil {
 		return fmt.Errorf("%w: %s: read schema: %w", ErrInvalidTask, in.Path, err)
 	}

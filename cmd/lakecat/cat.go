@@ -26,6 +26,8 @@ type catOptions struct {
 	BatchRows int
 	Where     string
 	Stats     bool
+	// Output is --output: the file the rows go to ("" or "-": stdout).
+	Output string
 }
 
 // maxBatchRows is the largest --batch-rows: the decoders' cap on the rows
@@ -55,12 +57,13 @@ CSV writes NULL as an empty field and an empty string as "".`,
   lakecat cat s3://bucket/wh/t --as-of 2024-06-01T00:00:00Z --format jsonl
   lakecat cat hudi_table --as-of 20250713010535797 # a Hudi instant time
   lakecat cat part-0.parquet part-1.parquet --schema metadata/v2.metadata.json
-  lakecat cat t --format arrow > t.arrows          # an Arrow IPC stream (pyarrow.ipc.open_stream)`,
+  lakecat cat t --format arrow > t.arrows          # an Arrow IPC stream (pyarrow.ipc.open_stream)
+  lakecat cat t --format arrow --output t.arrows   # the same, without shell redirection`,
 		Args: cobraArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			if !slices.Contains(outputFormats, opts.Format) {
-				return usageError{fmt.Errorf("unknown --format %q (want table, jsonl, csv or arrow)", opts.Format)}
+				return usageError{fmt.Errorf("unknown --format %q (want table, jsonl, csv, arrow or parquet)", opts.Format)}
 			}
 			if opts.Limit < -1 {
 				return usageError{fmt.Errorf("--limit must be ≥ 0, or -1 for no limit")}
@@ -68,7 +71,7 @@ CSV writes NULL as an empty field and an empty string as "".`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return runCat(c.Context(), f, opts)
+			return withOutput(f, opts.Output, func(f *factory) error { return runCat(c.Context(), f, opts) })
 		},
 	}
 	fl := c.Flags()
@@ -78,9 +81,10 @@ CSV writes NULL as an empty field and an empty string as "".`,
 	fl.StringVar(&opts.Schema.Rules, "rules", "", "promotion rules: iceberg, iceberg-v3, paimon or hudi (default: from the schema's source)")
 	fl.StringSliceVar(&opts.Columns, "columns", nil, "read only these columns of the read schema (a,b.c)")
 	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows (-1: no limit)")
-	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv or arrow (an Arrow IPC stream)")
+	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv, arrow (an Arrow IPC stream) or parquet (a Parquet file with field ids)")
 	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536, at most 16777216)")
 	fl.StringVar(&opts.Where, "where", "", whereUsage)
+	fl.StringVarP(&opts.Output, "output", "o", "", outputUsage)
 	fl.BoolVar(&opts.Stats, "stats", false, "with --where: print what the filter skipped to stderr")
 	opts.Table.register(fl)
 	opts.Catalog.register(fl)

@@ -237,6 +237,8 @@ func TestEvolveTableRoundTripPaimon(t *testing.T) {
 {"_KEY_order_id":10,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"buyer":"judy","order_id":10,"order_user_id":105,"order_shop_id":11,"quantity":3000000000,"region":null}
 {"_KEY_order_id":11,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":0,"buyer":null,"order_id":11,"order_user_id":100,"order_shop_id":12,"quantity":1,"region":null}
 {"_KEY_order_id":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":0,"buyer":"mallory","order_id":12,"order_user_id":106,"order_shop_id":10,"quantity":null,"region":null}
+{"_KEY_order_id":3,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":2,"buyer":"carol","order_id":3,"order_user_id":100,"order_shop_id":11,"quantity":4,"region":null}
+{"_KEY_order_id":4,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":3,"buyer":"dave","order_id":4,"order_user_id":null,"order_shop_id":12,"quantity":null,"region":null}
 {"_KEY_order_id":13,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":0,"buyer":"zoe","order_id":13,"order_user_id":107,"order_shop_id":null,"quantity":6000000000,"region":"eu"}
 `
 	if out != want {

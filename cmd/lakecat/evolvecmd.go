@@ -25,6 +25,9 @@ type evolveOptions struct {
 	DryRun        bool
 	AllowBreaking bool
 	Catalog       catalogFlags
+	// AllowPaths widen where the commit may read and write, as cat's
+	// --allow-path widens where a read may.
+	AllowPaths []string
 }
 
 // orderedFlag is a pflag.Value that appends each occurrence, with its flag
@@ -61,6 +64,11 @@ earlier rename gave it. New fields get fresh ids above last-column-id.`,
 			if len(opts.Changes) == 0 && opts.UnionByName == "" {
 				return usageError{errors.New("no schema change given (see 'lakecat evolve --help')")}
 			}
+			for _, p := range opts.AllowPaths {
+				if p == "" {
+					return usageError{errors.New("--allow-path: want a folder or URL prefix, not an empty string")}
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -84,6 +92,7 @@ earlier rename gave it. New fields get fresh ids above last-column-id.`,
 	fl.StringVar(&opts.UnionByName, "union-by-name", "", "add every field of this schema JSON the table lacks, matched by name")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff without committing")
 	fl.BoolVar(&opts.AllowBreaking, "allow-incompatible-changes", false, "allow changes that break readers of old data (e.g. a required column)")
+	fl.StringArrayVar(&opts.AllowPaths, "allow-path", nil, "let the commit read and write under this folder or URL prefix too, outside the table's own location (repeatable)")
 	opts.Catalog.register(fl)
 	return c
 }
@@ -111,10 +120,10 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 	if o.Catalog.applies(o.Table) {
 		return evolveCatalog(ctx, f, o, u)
 	}
-	var c evolve.Committer
+	c := evolve.Committer{AllowPaths: o.AllowPaths}
 	dir := o.Table
 	if urlScheme(dir) != "" {
-		fsys, stripped, err := objectStore(dir)
+		fsys, stripped, err := objectStore(dir, f.logger())
 		if err != nil {
 			return err
 		}
@@ -125,7 +134,7 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 		c.FS, dir = w, stripped
 	}
 	if o.DryRun {
-		return previewEvolve(ctx, f, c.FS, dir, u)
+		return previewEvolve(ctx, f, c.FS, dir, o.AllowPaths, u)
 	}
 	res, err := c.Commit(ctx, dir, u)
 	if err != nil {
@@ -144,10 +153,11 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 
 // previewEvolve applies u to the table's current schema and prints the diff
 // without writing anything.
-func previewEvolve(ctx context.Context, f *factory, fsys storage.FS, dir string, u *evolve.UpdateSchema) error {
+func previewEvolve(ctx context.Context, f *factory, fsys storage.FS, dir string, allow []string, u *evolve.UpdateSchema) error {
 	if fsys == nil {
 		fsys = storage.OSFS{}
 	}
+	fsys = storage.Confine(fsys, table.Root(dir), allow)
 	format, err := table.Detect(ctx, fsys, dir)
 	if err != nil {
 		return err

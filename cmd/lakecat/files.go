@@ -11,6 +11,7 @@ import (
 
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/hudi"
 )
 
 type filesOptions struct {
@@ -18,6 +19,8 @@ type filesOptions struct {
 	Format     string
 	TableFlags tableFlags
 	Where      string
+	// Output is --output: the file the listing goes to ("" or "-": stdout).
+	Output string
 }
 
 func newFilesCmd(f *factory, runF func(*filesOptions) error) *cobra.Command {
@@ -31,8 +34,10 @@ the schema id it was written with (Paimon), which read columns it lacks
 files that apply to it (Iceberg: kind, record count and path, separated by
 "; ") and how many of its rows they delete where the metadata tells (a
 deletion vector or a position delete file for this file only; "?" when an
-equality delete or a shared position delete file applies). Each file's
-footer is read; no data is decoded.`,
+equality delete or a shared position delete file applies). A Hudi file
+slice's log files follow its base file, one row each with FORMAT HUDI-LOG,
+in the order they are merged. Each file's footer is read; no data is
+decoded.`,
 		Args: cobraArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Table = args[0]
@@ -42,10 +47,11 @@ footer is read; no data is decoded.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return runFiles(c.Context(), f, opts)
+			return withOutput(f, opts.Output, func(f *factory) error { return runFiles(c.Context(), f, opts) })
 		},
 	}
 	c.Flags().StringVar(&opts.Format, "format", "text", "text, or json: one object per line for each file")
+	c.Flags().StringVarP(&opts.Output, "output", "o", "", outputUsage)
 	opts.TableFlags.registerListing(c.Flags())
 	c.Flags().StringVar(&opts.Where, "where", "", "list only the files that may hold rows matching this filter (partition values, column metrics, columns a file lacks, row group statistics)")
 	return c
@@ -67,8 +73,16 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 	}
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
 	enc := json.NewEncoder(f.Stdout)
+	lsm := false // a Paimon primary-key table read merged: LSM columns
+	for _, tf := range t.Files {
+		lsm = lsm || tf.LSM != nil
+	}
 	if o.Format == "text" {
-		fmt.Fprintln(tw, "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED")
+		header := "PATH\tFORMAT\tROWS\tPARTITION\tSCHEMA\tLACKS\tOLDER TYPE\tDELETES\tDELETED"
+		if lsm {
+			header += lsmHeader
+		}
+		fmt.Fprintln(tw, header)
 	}
 	var firstErr error
 	failed := 0
@@ -106,6 +120,7 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 			}
 			fj.Lacks, fj.OlderType = append(fj.Lacks, l...), append(fj.OlderType, od...)
 		}
+		fj.LogFiles = hudiLogFiles(tf.Task)
 		if tf.SchemaID >= 0 {
 			id := tf.SchemaID
 			fj.SchemaID = &id
@@ -113,6 +128,9 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		if tf.RecordCount >= 0 {
 			n := tf.RecordCount
 			fj.Rows = &n
+		}
+		if tf.LSM != nil {
+			fj.LSM = &lsmJSON{Bucket: tf.LSM.Bucket, Level: tf.LSM.Level, Section: tf.LSM.Section, Run: tf.LSM.Run, Runs: tf.LSM.Runs, Merged: tf.LSM.Merged}
 		}
 		if o.Format == "json" {
 			if err := enc.Encode(fj); err != nil {
@@ -132,7 +150,16 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 			rows = fmt.Sprint(*fj.Rows)
 		}
 		deletes, deleted := deleteColumns(tf.Deletes)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", tf.Path, tf.Format, rows, dash(tf.Partition), schemaID, dash(lacks), dash(strings.Join(older, ",")), deletes, deleted)
+		if lsm {
+			line += lsmCells(fj.LSM)
+		}
+		fmt.Fprintln(tw, line)
+		for _, l := range hudiLogFiles(tf.Task) {
+			if l != tf.Path {
+				fmt.Fprintf(tw, "%s\t%s\t-\t%s\t-\t-\t-\t-\t-\n", l, hudi.LogFormat, dash(tf.Partition))
+			}
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -159,6 +186,54 @@ type fileJSON struct {
 	// many rows they delete, null when only reading them tells.
 	Deletes     []deleteJSON `json:"deletes"`
 	DeletedRows *int64       `json:"deleted-rows"`
+	// LogFiles are a Hudi file slice's log files, merged onto the file.
+	LogFiles []string `json:"log-files,omitempty"`
+	// LSM is the file's place in its bucket's LSM tree (a Paimon
+	// primary-key table read merged).
+	LSM *lsmJSON `json:"lsm,omitempty"`
+}
+
+// hudiLogFiles returns the log files of a Hudi file slice's task, in the
+// order they merge (none for other tasks): `lakecat files` lists each
+// under its file group's base file, FORMAT HUDI-LOG (a slice of log files
+// only: the first is the file's own row), and in JSON as "log-files".
+func hudiLogFiles(t table.Task) []string {
+	if t.Hudi == nil {
+		return nil
+	}
+	out := make([]string, len(t.Hudi.LogFiles))
+	for i, l := range t.Hudi.LogFiles {
+		out[i] = l.Path
+	}
+	return out
+}
+
+// lsmJSON is a Paimon primary-key table file's bucket, level, section of
+// overlapping key ranges and sorted run in it, and whether the section is
+// merged on read (else it streams as stored).
+type lsmJSON struct {
+	Bucket  int  `json:"bucket"`
+	Level   int  `json:"level"`
+	Section int  `json:"section"`
+	Run     int  `json:"run"`
+	Runs    int  `json:"runs"`
+	Merged  bool `json:"merged"`
+}
+
+// lsmHeader and lsmCells are the text columns of lsmJSON: BUCKET, LEVEL,
+// RUN as "<run>/<runs> of section <section>", and MERGE "merge" or
+// "stream".
+const lsmHeader = "\tBUCKET\tLEVEL\tRUN\tMERGE"
+
+func lsmCells(l *lsmJSON) string {
+	if l == nil {
+		return "\t-\t-\t-\t-"
+	}
+	m := "stream"
+	if l.Merged {
+		m = "merge"
+	}
+	return fmt.Sprintf("\t%d\t%d\t%d/%d of section %d\t%s", l.Bucket, l.Level, l.Run+1, l.Runs, l.Section, m)
 }
 
 // deleteJSON is a delete file of a data file.

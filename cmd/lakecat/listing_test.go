@@ -73,7 +73,7 @@ func TestListingVerbsEveryFormat(t *testing.T) {
 			filepath.Join(orders, "data", "00000-orders-schema0.parquet") + " PARQUET 2 - - note,channel order_shop_id(int),price(float),amount(decimal(9, 2)) - 0\n" +
 			filepath.Join(orders, "data", "00001-orders-schema1.parquet") + " PARQUET 2 - - channel price(float),amount(decimal(9, 2)) - 0\n" +
 			filepath.Join(orders, "data", "00002-orders-schema2.parquet") + " PARQUET 2 - - - - - 0\n"},
-		{[]string{"schema", paimon}, "paimon table " + paimon + ", 12 live data files\nread schema (schema 2)\n  0 order_id: required long\n  1 customer_name: optional string\n"},
+		{[]string{"schema", paimon}, "paimon table " + paimon + ", 14 live data files\nread schema (schema 2)\n  0 order_id: required long\n  1 customer_name: optional string\n"},
 		{[]string{"schema", hudi}, "hudi table " + hudi + ", 2 live data files\nread schema (schema 0)\n  1 id: optional int\n"},
 		{[]string{"files", hudi}, "PATH FORMAT ROWS PARTITION SCHEMA LACKS OLDER TYPE DELETES DELETED\n"},
 	}

@@ -84,6 +84,9 @@ type factory struct {
 	// with the soft memory limit for a table scan; tests leave it nil so
 	// that the test process keeps its own.
 	SetMemoryLimit func(int64) int64
+	// Verbose is --verbose: what the object-store SDKs log goes to Stderr
+	// ([factory.logger]).
+	Verbose bool
 }
 
 // usageError marks an error in the command line itself.
@@ -137,6 +140,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
 	root.AddCommand(newCatCmd(f, nil), newSchemaCmd(f, nil), newPlanCmd(f, nil), newFilesCmd(f, nil), newEvolveCmd(f, nil))
+	addCLIHabits(root, f)
 	return root
 }
 

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/storage"
@@ -11,7 +12,7 @@ import (
 
 // objectStore refuses every URL: a build with -tags lakecat_local (the
 // quick start's) links no object-store drivers and none of their SDKs.
-func objectStore(url string) (storage.FS, string, error) {
+func objectStore(url string, _ *slog.Logger) (storage.FS, string, error) {
 	if !knownScheme(url) {
 		return nil, "", unsupportedScheme(url)
 	}
@@ -20,3 +21,6 @@ func objectStore(url string) (storage.FS, string, error) {
 
 var errLocalBuild = lakecat.NewSentinel(lakecat.ErrUnsupported,
 	"this lakecat was built with -tags lakecat_local, which reads only local paths; build without it for s3://, gs://, azblob:// and file:// URLs")
+
+// storeDrivers returns nil: this build links no object-store drivers.
+func storeDrivers() []string { return nil }

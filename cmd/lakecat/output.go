@@ -23,7 +23,7 @@ const (
 	formatArrow = "arrow"
 )
 
-var outputFormats = []string{formatTable, formatJSONL, formatCSV, formatArrow}
+var outputFormats = []string{formatTable, formatJSONL, formatCSV, formatArrow, formatParquet}
 
 // batchWriter writes record batches of one schema to an output.
 type batchWriter interface {
@@ -48,6 +48,8 @@ func newBatchWriter(format string, w io.Writer, sc *arrow.Schema, read *schema.S
 		return cw, nil
 	case formatArrow:
 		return &arrowWriter{w: ipc.NewWriter(w, ipc.WithSchema(sc), ipc.WithAllocator(mem))}, nil
+	case formatParquet:
+		return newParquetWriter(w, sc)
 	}
 	return nil, fmt.Errorf("unknown --format %q (want one of %s)", format, strings.Join(outputFormats, ", "))
 }

@@ -14,16 +14,16 @@ func paimonCppTable(t *testing.T, table string) string {
 	return filepath.Join(testutil.RealDir(t, "paimon-cpp", "test", "test_data"), table+".db", name)
 }
 
-// TestCatPaimonFlags: --raw on a primary-key table (and its refusal
-// without), --branch, --schema-id, on paimon-cpp tables and the generated
+// TestCatPaimonFlags: a primary-key table read merged, and as stored with
+// --raw, --branch, --schema-id, on paimon-cpp tables and the generated
 // testdata/paimon_orders.
 func TestCatPaimonFlags(t *testing.T) {
 	pk := paimonCppTable(t, "orc/pk_table_nested_type")
-	_, errOut, code := runCLI(t, "cat", pk)
-	if code != exitUnsupported || errOut != "lakecat: paimon table "+pk+": reader: primary-key table needs merge on read: paimon: primary-key table (primary key shopId, dt, hr): merge-on-read is not supported; read the stored rows with raw mode (--raw reads every stored row with its system columns)\n" {
-		t.Errorf("cat pk: code %d, stderr %q", code, errOut)
+	out, errOut, code := runCLI(t, "cat", pk, "--format", "csv", "--columns", "shopId,col0", "--workers", "1")
+	if code != exitOK || errOut != "" || out != "shopId,col0\n1005,50\n1006,60\n1001,10\n1004,40\n1007,70\n" {
+		t.Errorf("cat pk: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	out, errOut, code := runCLI(t, "cat", pk, "--raw", "--format", "csv", "--columns", "_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0", "--workers", "1")
+	out, errOut, code = runCLI(t, "cat", pk, "--raw", "--format", "csv", "--columns", "_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0", "--workers", "1")
 	want := `_KEY_shopId,_SEQUENCE_NUMBER,_VALUE_KIND,col0
 1002,0,0,20
 1005,1,0,50
@@ -89,23 +89,27 @@ func TestCatPaimonFlags(t *testing.T) {
 10,judy,3000000000,gift
 11,,1,
 12,mallory,,rush
+3,carol,4,moved
+4,dave,,
 `
 	if code != exitOK || errOut != "" || out != want {
 		t.Errorf("cat paimon_orders --raw: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
 
-// TestCatHudiIgnoreLogs: hudi-rs's merge-on-read table is refused without
-// --ignore-logs; with it the base files are read and a warning is printed.
+// TestCatHudiIgnoreLogs: hudi-rs's merge-on-read table is read merged by
+// default (id 1's upsert, in a log file, applied: its base row is left out
+// and the log's record follows the base file's rows); with --ignore-logs the
+// base files are read and a warning is printed.
 func TestCatHudiIgnoreLogs(t *testing.T) {
 	tbl := hudiMOR(t)
-	_, errOut, code := runCLI(t, "cat", tbl)
-	if code != exitUnsupported || !strings.Contains(errOut, "merge-on-read table has log files") || !strings.HasSuffix(errOut, "(--ignore-logs reads base files only)\n") {
-		t.Errorf("cat mor: code %d, stderr %q", code, errOut)
+	out, errOut, code := runCLI(t, "cat", tbl, "--columns", "id,name,isActive", "--format", "csv", "--workers", "1")
+	if code != exitOK || errOut != "" || out != "id,name,isActive\n2,Bob,false\n3,Carol,true\n1,Alice,false\n4,Diana,true\n" {
+		t.Errorf("cat mor: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	out, errOut, code := runCLI(t, "cat", tbl, "--ignore-logs", "--columns", "id,name,isActive", "--format", "csv", "--workers", "1")
+	out, errOut, code = runCLI(t, "cat", tbl, "--ignore-logs", "--columns", "id,name,isActive", "--format", "csv", "--workers", "1")
 	if code != exitOK || out != "id,name,isActive\n2,Bob,false\n3,Carol,true\n1,Alice,true\n4,Diana,true\n" ||
-		errOut != "lakecat: warning: reading base files only: hudi: merge-on-read log files: 1 log files in 1 file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them)\n" {
+		errOut != "lakecat: warning: reading base files only: hudi: merge-on-read log files: 1 log files in 1 file groups hold changes not in the base files\n" {
 		t.Errorf("cat --ignore-logs: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
@@ -129,5 +133,35 @@ func TestCatPaimonTimeZone(t *testing.T) {
 	_, errOut, code = runCLI(t, append(args, "--time-zone", "Mars/Olympus")...)
 	if code != exitUsage || !strings.Contains(errOut, `--time-zone "Mars/Olympus"`) {
 		t.Errorf("bad zone: code %d, stderr %q", code, errOut)
+	}
+}
+
+// TestFilesHudiLogFiles: `lakecat files` lists a Hudi file slice's log
+// files under its base file (FORMAT HUDI-LOG), and in JSON as "log-files".
+func TestFilesHudiLogFiles(t *testing.T) {
+	tbl := hudiMOR(t)
+	out, errOut, code := runCLI(t, "files", tbl)
+	base1 := tbl + "/d206069c-22c8-4532-b9ea-3cf4282342c4-0_0-13-23_20250117083125837.parquet"
+	log1 := tbl + "/.d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43"
+	base2 := tbl + "/d5c0b12d-088d-48e8-9683-3f0c1eabcaf0-0_1-33-44_20250117083136333.parquet"
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || errOut != "" || len(lines) != 4 || !strings.HasPrefix(lines[1], base1+"  PARQUET") ||
+		strings.Join(strings.Fields(lines[2]), " ") != log1+" HUDI-LOG - - - - - - -" || !strings.HasPrefix(lines[3], base2+"  PARQUET") {
+		t.Errorf("files: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, _, code = runCLI(t, "files", "--format", "json", tbl)
+	if code != exitOK || !strings.Contains(out, `"log-files":["`+log1+`"]}`) || strings.Count(out, "log-files") != 1 {
+		t.Errorf("files json: code %d, stdout:\n%s", code, out)
+	}
+}
+
+// TestPlanHudiMerge: `lakecat plan TABLE` says which log files a Hudi file
+// slice merges, how and by which ordering field.
+func TestPlanHudiMerge(t *testing.T) {
+	tbl := hudiMOR(t)
+	out, errOut, code := runCLI(t, "plan", tbl)
+	want := "merges 1 log files onto the base file by _hoodie_record_key (overwrite-latest, ordering longField): " + tbl + "/.d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43\n"
+	if code != exitOK || errOut != "" || strings.Count(out, "merges ") != 1 || !strings.Contains(out, want) {
+		t.Errorf("plan: code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -124,7 +125,50 @@ func runTablePlan(f *factory, o *planOptions) error {
 			}
 			fmt.Fprintf(f.Stdout, "deletes: %s\nthe deletes remove %s\n", deletes, removes)
 		}
+		if h := file.Task.Hudi; h != nil {
+			fmt.Fprintf(f.Stdout, "%s\n", hudiMergeLine(h))
+		}
+		if file.LSM != nil {
+			fmt.Fprintln(f.Stdout, lsmPlanLine(file))
+		}
 		fmt.Fprintln(f.Stdout)
 	}
 	return nil
+}
+
+// hudiMergeLine says what a Hudi file slice's read merges: its log files,
+// in order, by record key under the merge mode and ordering fields.
+func hudiMergeLine(h *table.HudiSlice) string {
+	logs := make([]string, len(h.LogFiles))
+	for i, l := range h.LogFiles {
+		logs[i] = l.Path
+	}
+	onto := "onto the base file"
+	if h.NoBase {
+		onto = "alone (no base file)"
+	}
+	by := "no ordering field"
+	if h.Ordering != nil && len(h.Ordering.Fields) > 0 {
+		names := make([]string, len(h.Ordering.Fields))
+		for i, f := range h.Ordering.Fields {
+			names[i] = f.Name
+		}
+		by = "ordering " + strings.Join(names, ",")
+	}
+	return fmt.Sprintf("merges %d log files %s by _hoodie_record_key (%s, %s): %s", len(logs), onto, h.MergeMode, by, strings.Join(logs, "; "))
+}
+
+// lsmPlanLine says how a Paimon primary-key table's file is read: merged
+// with the other sorted runs of its section (by key, the merge engine
+// keeping one row per key) or streamed as stored.
+func lsmPlanLine(file reader.TableFile) string {
+	l := file.LSM
+	where := fmt.Sprintf("bucket %d, level %d, sorted run %d of %d in section %d", l.Bucket, l.Level, l.Run+1, l.Runs, l.Section)
+	if !l.Merged {
+		return "lsm: " + where + ": read as stored (its key range overlaps no other file and it holds no retracts)"
+	}
+	if l.Runs == 1 {
+		return "lsm: " + where + ": merged alone (it may hold retracts)"
+	}
+	return fmt.Sprintf("lsm: %s: merged with the section's other %d sorted runs", where, l.Runs-1)
 }

@@ -71,7 +71,7 @@ func TestSchemaAndFilesJSON(t *testing.T) {
 			return o.Kind == "iceberg-metadata" && o.FormatVersion == 3 && *o.LastColumnID == 8 && *o.CurrentSchemaID == 2 && len(o.Schemas) == 3
 		}},
 		{paimon, func(o obj) bool {
-			return o.Kind == "table" && o.Format == "paimon" && *o.LiveDataFiles == 12 && *o.CurrentSchemaID == 2 && len(o.Schemas) == 3
+			return o.Kind == "table" && o.Format == "paimon" && *o.LiveDataFiles == 14 && *o.CurrentSchemaID == 2 && len(o.Schemas) == 3
 		}},
 	} {
 		out, errOut, code := runCLI(t, "schema", c.path, "--format", "json")
@@ -82,8 +82,8 @@ func TestSchemaAndFilesJSON(t *testing.T) {
 	}
 	out, errOut, code := runCLI(t, "files", paimon, "--format", "json")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	last := `{"path":"` + filepath.ToSlash(paimon) + `/bucket-2/data-00000000-0000-0000-0000-000000000012-0.parquet","format":"PARQUET","rows":1,"partition":"","schema-id":2,"lacks":[],"older-type":[],"deletes":[],"deleted-rows":0}`
-	if code != exitOK || len(lines) != 12 || lines[11] != last || !strings.Contains(lines[0], `"lacks":["quantity","note"]`) {
+	last := `{"path":"` + filepath.ToSlash(paimon) + `/bucket-4/data-00000000-0000-0000-0000-000000000009-0.parquet","format":"PARQUET","rows":1,"partition":"","schema-id":1,"lacks":["note"],"older-type":[{"name":"quantity","from":"int"}],"deletes":[],"deleted-rows":0,"lsm":{"bucket":4,"level":0,"section":1,"run":0,"runs":1,"merged":false}}`
+	if code != exitOK || len(lines) != 14 || lines[13] != last || !strings.Contains(lines[0], `"lacks":["quantity","note"]`) {
 		t.Errorf("files --format json: exit %d (%q), %d lines:\n%s", code, errOut, len(lines), out)
 	}
 	_, errOut, code = runCLI(t, "files", paimon, "--format", "csv")

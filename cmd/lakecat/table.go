@@ -54,7 +54,7 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&t.AllowPaths, "allow-path", nil, "let the table's metadata name files under this folder or URL prefix too, outside the table's own location (repeatable)")
 	fl.BoolVar(&t.IgnoreDeletes, "ignore-deletes", false, "read the rows as stored, without applying delete files (deleted rows are returned)")
 	fl.BoolVar(&t.Raw, "raw", false, "Paimon primary-key table: read every stored row with its system columns")
-	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only")
+	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only, without merging their log files")
 	fl.IntVar(&t.Workers, "workers", 0, "files decoded at once; of one data file, its row groups or stripes (default: GOMAXPROCS)")
 	fl.StringVar(&t.Memory, "memory", "", "bound on decoded bytes waiting to be printed, e.g. 256MiB (default 64MiB; 0: no bound)")
 	fl.StringVar(&t.TimeZone, "time-zone", "", "Paimon: session time zone of casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE, and from either to INT, DATE or STRING (IANA name, e.g. Asia/Shanghai; default UTC)")
@@ -335,7 +335,7 @@ func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, col
 	}
 	o.Columns, o.BatchRows = columns, batchRows
 	if urlScheme(path) != "" {
-		if o.FS, path, err = objectStore(path); err != nil {
+		if o.FS, path, err = objectStore(path, f.logger()); err != nil {
 			return nil, err
 		}
 	} else if namesNoFolder(path) {

@@ -60,7 +60,15 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(f.Stdout, "files: %d read, %d skipped; row groups: %d of %d kept; bytes skipped: %d\n", files-skipped, skipped, kept, groups, bytes)
+	// Files of the manifests the partition summaries ruled out are not
+	// listed, but counted skipped, as cat --stats counts them.
+	manifests, mfiles := t.ManifestsSkipped()
+	if manifests > 0 {
+		if _, err := fmt.Fprintf(f.Stdout, "manifests skipped by partition summaries: %d (%d files)\n", manifests, mfiles); err != nil {
+			return err
+		}
+	}
+	_, err = fmt.Fprintf(f.Stdout, "files: %d read, %d skipped; row groups: %d of %d kept; bytes skipped: %d\n", files-skipped, int64(skipped)+mfiles, kept, groups, bytes)
 	return err
 }
 

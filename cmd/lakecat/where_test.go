@@ -1,8 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lakecat/lakecat/internal/testutil"
 )
 
 func TestCatWhere(t *testing.T) {
@@ -63,10 +67,10 @@ func TestFilesAndPlanWhere(t *testing.T) {
 	}
 	out, errOut, code = runCLI(t, "plan", "../../testdata/orders", "--where", "channel = 'app'")
 	want := []string{
-		"00000-orders-schema0.parquet  skip  -           1418           columns the file lacks",
-		"00001-orders-schema1.parquet  skip  -           1658           columns the file lacks",
+		"00000-orders-schema0.parquet  skip  0/1         442            columns the file lacks",
+		"00001-orders-schema1.parquet  skip  0/1         530            columns the file lacks",
 		"00002-orders-schema2.parquet  yes   1/1         0              -",
-		"files: 1 read, 2 skipped; row groups: 1 of 1 kept; bytes skipped: 3076",
+		"files: 1 read, 2 skipped; row groups: 1 of 3 kept; bytes skipped: 972",
 	}
 	for _, w := range want {
 		if code != exitOK || !strings.Contains(out, w) {
@@ -79,5 +83,41 @@ func TestCatWhereNoRow(t *testing.T) {
 	out, errOut, code := runCLI(t, "cat", "../../testdata/orders", "--where", "channel = 'none'", "--columns", "order_id", "--format", "csv")
 	if code != exitOK || out != "order_id\n" {
 		t.Errorf("exit %d, %s, stdout %q", code, errOut, out)
+	}
+}
+
+// TestPlanWhereCountsAsCatStats: plan --where and cat --stats count the
+// files read and skipped, the row groups and the bytes skipped alike:
+// files ruled out by their footer (columns they lack, row group
+// statistics) are skipped in both, and so are the files of the Iceberg
+// manifests the partition summaries rule out (Impala's bucket[16] table).
+func TestPlanWhereCountsAsCatStats(t *testing.T) {
+	impala := "iceberg_column_case_sensitivity_issue"
+	for _, c := range []struct{ table, where, want string }{
+		{"../../testdata/orders", "channel = 'app'", "files 1 read, 2 skipped; row groups 1 of 3; bytes skipped 972"},
+		{"../../testdata/orders", "order_id > 1000000", "files 0 read, 3 skipped; row groups 0 of 3; bytes skipped 1553"},
+		{impala, "ID = '1'", "files 1 read, 1 skipped; row groups 1 of 1; bytes skipped 0"},
+		{impala, "ID = '3'", "files 0 read, 2 skipped; row groups 0 of 0; bytes skipped 0"},
+	} {
+		dir := c.table
+		if dir == impala {
+			dir = filepath.Join(testutil.RealDir(t), "impala/testdata/data/iceberg_test", impala)
+		}
+		out, errOut, code := runCLI(t, "plan", dir, "--where", c.where)
+		var read, skipped, kept, groups, bytes int
+		line := out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:]
+		if _, err := fmt.Sscanf(line, "files: %d read, %d skipped; row groups: %d of %d kept; bytes skipped: %d", &read, &skipped, &kept, &groups, &bytes); code != exitOK || err != nil {
+			t.Fatalf("plan %s --where %q: exit %d, %v, %s\n%s", dir, c.where, code, err, errOut, out)
+		}
+		plan := fmt.Sprintf("files %d read, %d skipped; row groups %d of %d; bytes skipped %d", read, skipped, kept, groups, bytes)
+		_, errOut, code = runCLI(t, "cat", dir, "--where", c.where, "--stats")
+		var cr, cs, rr, rs, cb int
+		if _, err := fmt.Sscanf(strings.TrimSpace(errOut), "lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d", &cr, &cs, &rr, &rs, &cb); code != exitOK || err != nil {
+			t.Fatalf("cat %s --where %q --stats: exit %d, %v, %s", dir, c.where, code, err, errOut)
+		}
+		cat := fmt.Sprintf("files %d read, %d skipped; row groups %d of %d; bytes skipped %d", cr, cs, rr, rr+rs, cb)
+		if plan != c.want || cat != c.want {
+			t.Errorf("%s --where %q:\nplan %s\n cat %s\nwant %s", c.table, c.where, plan, cat, c.want)
+		}
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"sort"
 	"strings"
 	"sync"
@@ -51,10 +52,15 @@ type FS struct {
 	local   storage.OSFS
 	// timeouts bound each request ([FS.SetTimeouts]).
 	timeouts Timeouts
+	// log receives what the SDKs log ([FS.SetLogger]); mux opens buckets
+	// with openers that use it.
+	log *slog.Logger
+	mux *gcblob.URLMux
 }
 
-// New returns an FS that opens buckets by URL with gocloud.dev's default
-// URL mux.
+// New returns an FS that opens buckets by URL with the drivers linked
+// into the build ([Drivers]); the SDKs' own logging is discarded unless
+// [FS.SetLogger] routes it somewhere.
 func New() *FS {
 	return &FS{buckets: map[string]*gcblob.Bucket{}, query: map[string]string{}, opened: map[string]bool{}}
 }
@@ -143,7 +149,7 @@ func (f *FS) bucket(ctx context.Context, prefix, query string) (*gcblob.Bucket, 
 	if query != "" {
 		u += "?" + query
 	}
-	b, err := gcblob.OpenBucket(ctx, u)
+	b, err := f.urlMux().OpenBucket(ctx, u)
 	if err != nil {
 		return nil, fmt.Errorf("blob: open bucket %s: %w", prefix, err)
 	}

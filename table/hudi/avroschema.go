@@ -175,3 +175,27 @@ func (ids *IDs) assign(s *schema.Schema) {
 	}
 	visit(s.Fields, "")
 }
+
+// AlignAvroSchema converts the Avro schema avroJSON as [ConvertAvroSchema]
+// does, with the ids of like's fields of the same name path (dotted,
+// "element"/"key"/"value" for list and map children) and ids above every id
+// of like for the paths like lacks: how a log block written by an instant
+// the reader has no schema for (one older than the active timeline) is
+// aligned to the table schema. Errors match [ErrUnsupportedSchema].
+func AlignAvroSchema(avroJSON string, like *schema.Schema) (*schema.Schema, error) {
+	ids := &IDs{byPath: map[string]int{}}
+	if like != nil {
+		var visit func(fields []*schema.Field, parent string)
+		visit = func(fields []*schema.Field, parent string) {
+			for _, f := range fields {
+				ids.byPath[parent+f.Name] = f.ID
+				ids.next = max(ids.next, f.ID)
+				if kids := schema.Children(f.Type); len(kids) > 0 {
+					visit(kids, parent+f.Name+".")
+				}
+			}
+		}
+		visit(like.Fields, "")
+	}
+	return ConvertAvroSchema(avroJSON, ids)
+}

@@ -10,8 +10,13 @@
 // (JSON, or an Avro object container from version 8: [ParseCommitMetadata])
 // holds the writer's Avro schema in extraMetadata.schema and the partitions
 // written. Each file group's latest committed base file
-// (<fileId>_<writeToken>_<instant>.parquet) is live; merge-on-read log files
-// are reported so a reader can refuse them ([Scan.LogsError]). Avro schemas
+// (<fileId>_<writeToken>_<instant>.parquet) is live; with the log files
+// written onto it (.<fileId>_<instant>.log.<version>_<writeToken>) it forms
+// the file group's latest file slice ([Scan.FileSlices]), which
+// [Scan.SliceTask] turns into a task whose log blocks a reader merges onto
+// the base file (the instants whose blocks count, their writer schemas, the
+// ordering fields and the merge mode; formats/hudilog reads the blocks).
+// Avro schemas
 // are converted to the internal schema with [ConvertAvroSchema]; Avro
 // schemas have no field ids, so ids are assigned by name path ([IDs])
 // consistently across the table schema and older writer schemas. A table
@@ -22,6 +27,6 @@
 // Not handled: bootstrap tables, and the metadata table (files are listed
 // from the storage).
 //
-// [Scan.Task] turns a live file into a [table.Task]. Storage is a
-// storage.FS.
+// [Scan.Task] turns a live base file into a [table.Task], [Scan.SliceTask]
+// a file slice. Storage is a storage.FS.
 package hudi

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +17,8 @@ import (
 	"github.com/lakecat/lakecat/storage"
 )
 
-// ErrMergeOnRead is matched by [Scan.LogsError]'s error.
+// ErrMergeOnRead is matched by [Scan.LogsError]'s error: the file slices
+// have log files that reading base files only leaves out.
 var ErrMergeOnRead = lakecat.NewSentinel(lakecat.ErrUnsupported, "hudi: merge-on-read log files")
 
 // ErrNoCommits is matched by the error for a table without completed
@@ -128,6 +130,25 @@ type LogFile struct {
 	Partition, FileID string
 	// BaseInstant is the instant in the log file's name.
 	BaseInstant string
+	// Version is the log version in the name (1, 2, …) and WriteToken the
+	// writer's token after it ("" when the name has none).
+	Version    int
+	WriteToken string
+	// SizeBytes is the file size in bytes (from the storage), or -1 when it
+	// could not be opened.
+	SizeBytes int64
+}
+
+// FileSlice is the latest file slice of a file group (Hudi docs, "File
+// Layouts"): its base file, if any, and the log files written onto it, in
+// the order their blocks apply (base instant, log version, write token).
+type FileSlice struct {
+	// Partition and FileID name the file group.
+	Partition, FileID string
+	// Base is the base file, or nil for a slice of log files only.
+	Base *BaseFile
+	// Logs are the slice's log files.
+	Logs []LogFile
 }
 
 // Scan is the plan of a Hudi table read.
@@ -146,14 +167,20 @@ type Scan struct {
 	// BaseFiles are the latest base file of each live file group, sorted by
 	// partition then file id.
 	BaseFiles []BaseFile
-	// LogFiles are the log files of the latest file slices (merge-on-read).
+	// LogFiles are the log files of the latest file slices (merge-on-read),
+	// sorted by partition, file id, then in the order their blocks apply.
 	LogFiles []LogFile
+	// FileSlices are the latest file slices, sorted by partition then file
+	// id: each live file group's base file (an entry of BaseFiles) and log
+	// files (entries of LogFiles).
+	FileSlices []FileSlice
 
 	// History is the schema history of a schema-on-read table
 	// (.hoodie/.schema/), or nil.
 	History *SchemaHistory
 
 	ids       IDs
+	asOf      string
 	instants  []Instant
 	earliest  string
 	writerMu  sync.Mutex
@@ -166,10 +193,13 @@ type Scan struct {
 // at or before the instant read (or is older than the active timeline, whose
 // archived commits count as completed), minus file groups a replacecommit
 // replaced. Log files (.<fileId>_<instant>.log.<version>_<token>) of a file
-// group at or after its base file's instant are reported in LogFiles.
+// group whose instant is committed (or a pending compaction's) and at or
+// after its base file's are reported in LogFiles, in the order their blocks
+// apply; change-data-capture logs (token ending "-cdc") are not. Each file
+// group's base file and log files form its latest file slice (FileSlices).
 // Partition folders are taken from the partitions the commits wrote.
 func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
-	instants, earliest, err := readTimeline(ctx, t.FS, t.Root)
+	instants, earliest, pending, err := readTimeline(ctx, t.FS, t.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +220,7 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	if len(instants) == 0 {
 		return nil, fmt.Errorf("%w in %s", ErrNoCommits, t.Root)
 	}
-	s := &Scan{Table: t, Instant: instants[len(instants)-1], instants: instants, earliest: earliest, writerSch: map[string]*schema.Schema{}}
+	s := &Scan{Table: t, Instant: instants[len(instants)-1], instants: instants, earliest: earliest, asOf: opts.AsOfInstant, writerSch: map[string]*schema.Schema{}}
 
 	completed := map[string]bool{}
 	partSet := map[string]bool{}
@@ -272,6 +302,9 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		var logs []LogFile
 		for _, n := range names {
 			if lf, ok := parseLogName(n); ok {
+				if strings.HasSuffix(lf.WriteToken, "-cdc") {
+					continue // a change-data-capture log, not part of the file slice
+				}
 				lf.Path, lf.Partition = storage.JoinPath(dir, n), p
 				logs = append(logs, lf)
 				continue
@@ -310,9 +343,11 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		for _, id := range ids {
 			s.BaseFiles = append(s.BaseFiles, latest[id])
 		}
-		sort.Slice(logs, func(i, j int) bool { return logs[i].Path < logs[j].Path })
+		sort.Slice(logs, func(i, j int) bool { return logLess(&logs[i], &logs[j]) })
 		for _, lf := range logs {
-			if replaced[p+"/"+lf.FileID] || !committed(lf.BaseInstant) {
+			// A log written while a compaction is pending names the
+			// compaction's instant: it extends the slice being compacted.
+			if replaced[p+"/"+lf.FileID] || !committed(lf.BaseInstant) && !pending[lf.BaseInstant] {
 				continue
 			}
 			if bf, ok := latest[lf.FileID]; ok && lf.BaseInstant < bf.InstantTime {
@@ -328,7 +363,60 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 			f.Close()
 		}
 	}
+	for i := range s.LogFiles {
+		s.LogFiles[i].SizeBytes = -1
+		f, err := t.FS.Open(ctx, s.LogFiles[i].Path)
+		if err == nil {
+			s.LogFiles[i].SizeBytes = f.Size()
+			f.Close()
+		}
+	}
+	s.FileSlices = fileSlices(s.BaseFiles, s.LogFiles)
 	return s, nil
+}
+
+// fileSlices groups base and log files (each sorted by partition and file
+// id) into file slices.
+func fileSlices(bases []BaseFile, logs []LogFile) []FileSlice {
+	var out []FileSlice
+	at := map[string]int{}
+	for i := range bases {
+		b := &bases[i]
+		at[b.Partition+"/"+b.FileID] = len(out)
+		out = append(out, FileSlice{Partition: b.Partition, FileID: b.FileID, Base: b})
+	}
+	for _, l := range logs {
+		k := l.Partition + "/" + l.FileID
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, FileSlice{Partition: l.Partition, FileID: l.FileID})
+		}
+		out[i].Logs = append(out[i].Logs, l)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Partition != out[j].Partition {
+			return out[i].Partition < out[j].Partition
+		}
+		return out[i].FileID < out[j].FileID
+	})
+	return out
+}
+
+// logLess orders log files by file group, then as their blocks apply: base
+// instant, log version, write token (Hudi's HoodieLogFile order).
+func logLess(a, b *LogFile) bool {
+	if a.FileID != b.FileID {
+		return a.FileID < b.FileID
+	}
+	if a.BaseInstant != b.BaseInstant {
+		return a.BaseInstant < b.BaseInstant
+	}
+	if a.Version != b.Version {
+		return a.Version < b.Version
+	}
+	return a.WriteToken < b.WriteToken
 }
 
 // parseBaseName parses "<fileId>_<writeToken>_<instant>.<ext>".
@@ -364,7 +452,7 @@ func parseLogName(n string) (LogFile, bool) {
 	if !strings.HasPrefix(n, ".") {
 		return LogFile{}, false
 	}
-	head, _, ok := strings.Cut(n[1:], ".log.")
+	head, tail, ok := strings.Cut(n[1:], ".log.")
 	if !ok {
 		return LogFile{}, false
 	}
@@ -372,7 +460,12 @@ func parseLogName(n string) (LogFile, bool) {
 	if i <= 0 || !isInstantTime(head[i+1:]) {
 		return LogFile{}, false
 	}
-	return LogFile{FileID: head[:i], BaseInstant: head[i+1:]}, true
+	ver, token, _ := strings.Cut(tail, "_")
+	v, err := strconv.Atoi(ver)
+	if err != nil || v < 0 {
+		return LogFile{}, false
+	}
+	return LogFile{FileID: head[:i], BaseInstant: head[i+1:], Version: v, WriteToken: token}, true
 }
 
 // WriterSchema returns the schema f was written with. For a table with a
@@ -438,5 +531,5 @@ func (s *Scan) LogsError() error {
 	for _, l := range s.LogFiles {
 		groups[l.Partition+"/"+l.FileID] = true
 	}
-	return fmt.Errorf("%w: %d log files in %d file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them)", ErrMergeOnRead, len(s.LogFiles), len(groups))
+	return fmt.Errorf("%w: %d log files in %d file groups hold changes not in the base files", ErrMergeOnRead, len(s.LogFiles), len(groups))
 }

@@ -171,12 +171,16 @@ func TestMergeOnReadV6(t *testing.T) {
 		t.Errorf("base files\n got %v\nwant %v", got, want)
 	}
 	wantLogs := []LogFile{{Path: root + "/.d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43",
-		FileID: "d206069c-22c8-4532-b9ea-3cf4282342c4-0", BaseInstant: "20250117083125837"}}
+		FileID: "d206069c-22c8-4532-b9ea-3cf4282342c4-0", BaseInstant: "20250117083125837", Version: 1, WriteToken: "0-33-43", SizeBytes: 11721}}
 	if !reflect.DeepEqual(s.LogFiles, wantLogs) {
 		t.Errorf("log files\n got %+v\nwant %+v", s.LogFiles, wantLogs)
 	}
+	if len(s.FileSlices) != 2 || s.FileSlices[0].Base != &s.BaseFiles[0] || !reflect.DeepEqual(s.FileSlices[0].Logs, wantLogs) ||
+		s.FileSlices[1].Base != &s.BaseFiles[1] || len(s.FileSlices[1].Logs) != 0 {
+		t.Errorf("file slices %+v", s.FileSlices)
+	}
 	err = s.LogsError()
-	if !errors.Is(err, ErrMergeOnRead) || err.Error() != "hudi: merge-on-read log files: 1 log files in 1 file groups hold changes not in the base files; merging them is not supported (read base files only to ignore them)" {
+	if !errors.Is(err, ErrMergeOnRead) || err.Error() != "hudi: merge-on-read log files: 1 log files in 1 file groups hold changes not in the base files" {
 		t.Errorf("LogsError = %v", err)
 	}
 	if !s.IsMergeOnRead() || s.Instant.Action != "deltacommit" || s.Instant.Time != "20250117083136333" {

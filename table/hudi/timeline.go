@@ -40,13 +40,16 @@ type Instant struct {
 // "replacecommit" (or "clustering" in table version 8).
 var dataActions = map[string]bool{"commit": true, "deltacommit": true, "replacecommit": true, "clustering": true}
 
-// readTimeline lists the completed data instants, oldest first, and the
-// earliest instant time of any state on the active timeline. Layouts:
+// readTimeline lists the completed data instants, oldest first, the
+// earliest instant time of any state on the active timeline, and the
+// instant times of the compactions requested or inflight (log files written
+// while a compaction is pending carry its instant in their names). Layouts:
 //   - table version ≤ 7 ("v6"): .hoodie/<time>.<action> is completed;
 //     <time>.<action>.requested / .inflight (and <time>.inflight) are not;
 //   - table version ≥ 8: .hoodie/timeline/<time>_<completion>.<action> is
 //     completed; <time>.<action>.requested / .inflight are not.
-func readTimeline(ctx context.Context, fsys storage.FS, root string) (instants []Instant, earliest string, err error) {
+func readTimeline(ctx context.Context, fsys storage.FS, root string) (instants []Instant, earliest string, pendingCompactions map[string]bool, err error) {
+	pendingCompactions = map[string]bool{}
 	dir := storage.JoinPath(root, ".hoodie/timeline")
 	names, err := fsys.List(ctx, dir)
 	v8 := err == nil
@@ -55,7 +58,7 @@ func readTimeline(ctx context.Context, fsys storage.FS, root string) (instants [
 		names, err = fsys.List(ctx, dir)
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	for _, n := range names {
 		if n == "" || n[0] < '0' || n[0] > '9' {
@@ -75,6 +78,9 @@ func readTimeline(ctx context.Context, fsys storage.FS, root string) (instants [
 		if earliest == "" || ts < earliest {
 			earliest = ts
 		}
+		if rest == "compaction.requested" || rest == "compaction.inflight" {
+			pendingCompactions[ts] = true
+		}
 		if strings.Contains(rest, ".") || !dataActions[rest] {
 			continue // requested, inflight, or not a data action
 		}
@@ -84,7 +90,10 @@ func readTimeline(ctx context.Context, fsys storage.FS, root string) (instants [
 		instants = append(instants, Instant{Time: ts, CompletionTime: completion, Action: rest, File: storage.JoinPath(dir, n)})
 	}
 	sort.SliceStable(instants, func(i, j int) bool { return instants[i].Time < instants[j].Time })
-	return instants, earliest, nil
+	for _, in := range instants {
+		delete(pendingCompactions, in.Time) // completed since
+	}
+	return instants, earliest, pendingCompactions, nil
 }
 
 func isInstantTime(s string) bool {

@@ -31,10 +31,16 @@ func TestFileNames(t *testing.T) {
 		}
 	}
 	l, ok := parseLogName(".d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43")
-	if !ok || l != (LogFile{FileID: "d206069c-22c8-4532-b9ea-3cf4282342c4-0", BaseInstant: "20250117083125837"}) {
+	if !ok || l != (LogFile{FileID: "d206069c-22c8-4532-b9ea-3cf4282342c4-0", BaseInstant: "20250117083125837", Version: 1, WriteToken: "0-33-43"}) {
 		t.Errorf("log %+v %v", l, ok)
 	}
-	for _, n := range []string{".hoodie", ".x.log", "x_20250117083125837.log.1", ".x_abc.log.1"} {
+	// Log versions order numerically: 10 after 2.
+	a, _ := parseLogName(".g_20250117083125837.log.10_0-1-1")
+	b2, _ := parseLogName(".g_20250117083125837.log.2_0-1-1")
+	if a.Version != 10 || !logLess(&b2, &a) || logLess(&a, &b2) {
+		t.Errorf("log order: %+v %+v", a, b2)
+	}
+	for _, n := range []string{".hoodie", ".x.log", "x_20250117083125837.log.1", ".x_abc.log.1", ".x_20250117083125837.log.v_1"} {
 		if _, ok := parseLogName(n); ok {
 			t.Errorf("parseLogName(%q) accepted", n)
 		}

@@ -97,7 +97,7 @@ func TestDecodeSynthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantML := []ManifestFile{{Path: "m1.avro", Length: 10, SpecID: 0, AddedSnapshotID: 5}, {Path: "m2.avro", Length: 11, SpecID: 1}}
+	wantML := []ManifestFile{{Path: "m1.avro", Length: 10, SpecID: 0, AddedSnapshotID: 5, Files: -1}, {Path: "m2.avro", Length: 11, SpecID: 1, Files: -1}}
 	if !reflect.DeepEqual(ml, wantML) {
 		t.Errorf("list\n got %+v\nwant %+v", ml, wantML)
 	}

@@ -64,6 +64,23 @@ type ManifestFile struct {
 	SequenceNumber int64
 	// AddedSnapshotID is the id of the snapshot that added the manifest.
 	AddedSnapshotID int64
+	// Partitions summarize the partition values of the manifest's files,
+	// one per field of its partition spec in order (nil when the list does
+	// not store them): see [ManifestMayMatch].
+	Partitions []FieldSummary
+	// Files is the number of live files the manifest lists (its added and
+	// existing files counts), or -1 when the list does not say.
+	Files int64
+}
+
+// FieldSummary is the manifest list's field_summary of one partition
+// field (Iceberg spec, "Manifest Lists"): whether a file has a null (or
+// NaN) value for it, and the lowest and highest non-null values in the
+// single-value binary form of the field's type (nil: not stored).
+type FieldSummary struct {
+	ContainsNull bool
+	ContainsNaN  *bool
+	Lower, Upper []byte
 }
 
 // newOCFDecoder reads r whole and returns its hamba/avro decoder once the
@@ -99,6 +116,13 @@ func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
 			SequenceNumber:  g.I64("sequence_number", false),
 			AddedSnapshotID: g.I64("added_snapshot_id", false),
 		}
+		mf.Partitions = fieldSummaries(avrorec.Unwrap(rec["partitions"]))
+		mf.Files = -1
+		added, ok1 := firstNum(&g, "added_files_count", "added_data_files_count")
+		existing, ok2 := firstNum(&g, "existing_files_count", "existing_data_files_count")
+		if ok1 && ok2 {
+			mf.Files = added + existing
+		}
 		if g.Err != nil {
 			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), g.Err)
 		}
@@ -108,6 +132,47 @@ func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
 		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
 	}
 	return out, nil
+}
+
+// fieldSummaries decodes a manifest list entry's partitions array; a
+// summary of an unexpected shape is left as nil (the manifest then may
+// match whatever the filter).
+func fieldSummaries(v any) []FieldSummary {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]FieldSummary, 0, len(arr))
+	for _, x := range arr {
+		rec, ok := avrorec.Unwrap(x).(map[string]any)
+		if !ok {
+			return nil
+		}
+		g := avrorec.Getter{M: rec}
+		cn, ok := avrorec.Unwrap(rec["contains_null"]).(bool)
+		if !ok {
+			return nil
+		}
+		fs := FieldSummary{ContainsNull: cn, Lower: g.Bytes("lower_bound"), Upper: g.Bytes("upper_bound")}
+		if nan, ok := avrorec.Unwrap(rec["contains_nan"]).(bool); ok {
+			fs.ContainsNaN = &nan
+		}
+		if g.Err != nil {
+			return nil
+		}
+		out = append(out, fs)
+	}
+	return out
+}
+
+// firstNum returns the first of the number fields keys present.
+func firstNum(g *avrorec.Getter, keys ...string) (int64, bool) {
+	for _, k := range keys {
+		if n, ok := g.Num(k); ok {
+			return n, true
+		}
+	}
+	return 0, false
 }
 
 // ManifestEntry is one entry of a manifest, with its data_file struct

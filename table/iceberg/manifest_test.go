@@ -62,6 +62,9 @@ func TestDecodeManifestDecimalPartition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The partition summary of the decimal(8, 4) field: 1.2300 to 1234.5432
+	// (unscaled 12300 and 12345432), its 3 files added.
+	noNaN := false
 	wantML := []ManifestFile{{
 		Path:            "data/persistent/partition_decimal_integer/metadata/701af831-4140-47e7-bd56-1a374428e380-m0.avro",
 		Length:          7202,
@@ -69,6 +72,8 @@ func TestDecodeManifestDecimalPartition(t *testing.T) {
 		Content:         0,
 		SequenceNumber:  1,
 		AddedSnapshotID: 2266524373707409896,
+		Partitions:      []FieldSummary{{ContainsNaN: &noNaN, Lower: []byte{0x30, 0x0c}, Upper: []byte{0x00, 0xbc, 0x60, 0x58}}},
+		Files:           3,
 	}}
 	if !reflect.DeepEqual(ml, wantML) {
 		t.Errorf("manifest list:\n got %+v\nwant %+v", ml, wantML)

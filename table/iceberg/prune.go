@@ -13,9 +13,13 @@ import (
 // transforms of its partition spec: the inclusive projection of each
 // predicate on a source column onto the partition field (spec, "Scan
 // Planning" and "Partition Transforms"). identity, truncate[W] (integers
-// and strings), year, month, day and hour are projected; bucket[N] and
-// void say nothing, nor does a predicate on a column no partition field
-// has as its source. A null partition value means a null source value.
+// and strings), year, month, day and hour are projected; bucket[N] rules
+// out a partition for = and IN when no literal hashes to its bucket
+// (Appendix B's hash of the literal in the read type, used only when no
+// schema of the table gives the source column a type that hashes
+// differently); void says nothing, nor does a predicate on a column no
+// partition field has as its source. A null partition value means a null
+// source value.
 func (s *Scan) PartitionMayMatch(f *DataFile, filter *expr.Bound, read *schema.Schema) bool {
 	if filter == nil {
 		return true
@@ -41,6 +45,15 @@ func (s *Scan) PartitionMayMatch(f *DataFile, filter *expr.Bound, read *schema.S
 			}
 			p, ok := f.Partition[pf.FieldID]
 			if !ok {
+				continue
+			}
+			if n, ok := bucketCount(pf.Transform); ok {
+				if !s.stableHash(id, st) {
+					continue
+				}
+				if m, known := bucketMayMatch(n, st, p, op, vals); known && !m {
+					return false, true
+				}
 				continue
 			}
 			if m, known := projected(pf.Transform, st, p, op, vals); known && !m {

@@ -1,15 +1,18 @@
 package iceberg
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/internal/parallel"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
@@ -81,31 +84,71 @@ func FromMetadata(fsys storage.FS, metadataPath string, md *Metadata) *Table {
 // ReadMetadata reads and parses the table metadata file at path, gunzipping
 // it when it starts with the gzip magic (write.metadata.compression-codec
 // =gzip). Both the file and its uncompressed content are capped at
-// [storage.MaxMetadataBytes]. Errors name the file; a file that does not
-// parse matches schema.ErrInvalidSchema (class lakecat.ErrCorrupt).
+// [storage.MaxMetadataBytes]. The file is decoded as it is read, in reads of
+// at most 8 MiB (one read for a smaller file), and never held whole (see
+// [schema.DecodeTableMetadata]). Errors name the file; a file that does not
+// parse or gunzip matches schema.ErrInvalidSchema (class lakecat.ErrCorrupt);
+// a failed read is returned as the storage reported it.
 func ReadMetadata(ctx context.Context, fsys storage.FS, path string) (*Metadata, error) {
-	b, err := storage.ReadFile(ctx, fsys, path)
+	f, err := fsys.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("iceberg: %w", err)
 	}
-	if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
-		// The bytes are in memory: any gzip failure is a corrupt file.
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err == nil {
-			b, err = io.ReadAll(io.LimitReader(zr, storage.MaxMetadataBytes+1))
-			if err == nil && len(b) > storage.MaxMetadataBytes {
-				err = fmt.Errorf("over the %d-byte cap for metadata files", storage.MaxMetadataBytes)
-			}
-		}
+	defer f.Close()
+	n := f.Size()
+	if n < 0 || n > storage.MaxMetadataBytes {
+		return nil, fmt.Errorf("iceberg: %s: size %d bytes is over the %d-byte cap for metadata files", path, n, storage.MaxMetadataBytes)
+	}
+	file := &readErr{r: io.NewSectionReader(f, 0, n)}
+	br := bufio.NewReaderSize(file, int(min(max(n, 16), metadataReadBytes)))
+	var src io.Reader = br
+	magic, _ := br.Peek(2)
+	gz := bytes.Equal(magic, []byte{0x1f, 0x8b})
+	if gz {
+		zr, err := gzip.NewReader(br)
 		if err != nil {
+			if file.err != nil {
+				return nil, fmt.Errorf("iceberg: %s: %w", path, file.err)
+			}
 			return nil, fmt.Errorf("iceberg: %s: %w: gzip: %w", path, schema.ErrInvalidSchema, err)
 		}
+		src = zr
 	}
-	md, err := schema.ParseTableMetadata(b)
-	if err != nil {
-		return nil, fmt.Errorf("iceberg: %s: %w", path, err)
+	md, err := schema.DecodeTableMetadata(src)
+	switch {
+	case err == nil:
+		return md, nil
+	case file.err != nil:
+		return nil, fmt.Errorf("iceberg: %s: %w", path, file.err)
+	case gz && !errors.Is(err, schema.ErrInvalidSchema):
+		// The file was read whole and well: any other failure is gzip's.
+		return nil, fmt.Errorf("iceberg: %s: %w: gzip: %w", path, schema.ErrInvalidSchema, err)
 	}
-	return md, nil
+	return nil, fmt.Errorf("iceberg: %s: %w", path, err)
+}
+
+// metadataReadBytes is the largest read ReadMetadata makes of a metadata
+// file (one ranged request on an object store).
+const metadataReadBytes = 8 << 20
+
+// readErr keeps the first error of r other than io.EOF and returns it from
+// then on, so that a failed read is told apart from bytes that do not
+// decode, and is never silently read again (a buffered reader above would
+// otherwise retry the read on its next call).
+type readErr struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErr) Read(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }
 
 // ScanOptions select the snapshot and say how stored paths are resolved.
@@ -126,6 +169,11 @@ type ScanOptions struct {
 	// ManifestWorkers is how many manifests are read at once (0: 8). The
 	// result does not depend on it.
 	ManifestWorkers int
+	// Filter, when set, leaves out the data manifests whose partition
+	// summaries rule out every row it selects (bound to the scan's read
+	// schema; a filter that does not bind prunes nothing): see
+	// [Scan.SkippedManifests]. Files are not pruned here.
+	Filter expr.Expr
 }
 
 // DataFile is one live data or delete file of a snapshot, with what a scan
@@ -209,6 +257,11 @@ type Scan struct {
 	// Paths is how the scan resolves stored paths, as a value: tasks with
 	// position deletes carry it, for the paths inside the delete files.
 	Paths *table.PathResolution
+	// SkippedManifests are the data manifests that ScanOptions.Filter
+	// ruled out by their partition summaries ([Scan.ManifestMayMatch]):
+	// they were not read, and their files are in neither DataFiles nor
+	// the tasks.
+	SkippedManifests []ManifestFile
 
 	nameMappingCache
 }
@@ -286,10 +339,10 @@ func (t *Table) start(ctx context.Context, opts ScanOptions) (*Scan, []ManifestF
 		}
 	default: // format v1 may list manifests in the snapshot itself
 		for _, m := range snap.Manifests {
-			manifests = append(manifests, ManifestFile{Path: m, SpecID: -1})
+			manifests = append(manifests, ManifestFile{Path: m, SpecID: -1, Files: -1})
 		}
 	}
-	return s, manifests, res, nil
+	return s, s.pruneManifests(manifests, opts.Filter), res, nil
 }
 
 // readManifest reads one manifest and returns its live files (ADDED and

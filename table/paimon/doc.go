@@ -14,9 +14,15 @@
 // of the file's own schema-N, which gives the file's folder
 // [partition=value/…]bucket-N/. Schemas are loaded with
 // schema.ParsePaimonSchema. Branches live in branch/branch-<name>/, and the
-// "scan.fallback-branch" option is honoured. Primary-key tables and
-// deletion vectors (the snapshot's index manifest) are detected
-// ([Scan.PrimaryKeyError], [Scan.DeletesError]) so a reader can refuse them.
+// "scan.fallback-branch" option is honoured.
+//
+// A primary-key table's files form an LSM tree per partition and bucket
+// ([Scan.LSM]: sections of overlapping key ranges, each of sorted runs,
+// Paimon docs "Primary Key Table"); [Scan.MergeSpec] reads the merge
+// engine and its options from the read schema, and [Scan.MergeTask] makes
+// a section a merge task. Deletion vectors (the snapshot's index manifest,
+// [ReadDeletionVector]) are located per data file by
+// [Scan.DeletionVectorOf].
 //
 // [Scan.Task] turns a live file into a [table.Task]. Storage is a
 // storage.FS.

@@ -215,6 +215,11 @@ type DataFile struct {
 	DeleteRowCount *int64
 	// ExtraFiles are extra files of the file (e.g. an index), as stored.
 	ExtraFiles []string
+	// MinKey and MaxKey are the file's smallest and largest trimmed
+	// primary key (the primary key without partition columns) as stored:
+	// Paimon BinaryRows in the key types of the file's schema (empty for
+	// append tables).
+	MinKey, MaxKey []byte
 
 	partitionKey string // the raw partition bytes, for identity
 }
@@ -231,6 +236,23 @@ type IndexFile struct {
 	RowCount int64
 	// DataFiles are the data files with a deletion vector in the file.
 	DataFiles []string
+	// DeletionVectors locate each data file's deletion vector in the file
+	// (a DELETION_VECTORS index file), in the order of DataFiles.
+	DeletionVectors []DeletionVectorRange
+
+	partitionKey string // the raw partition bytes
+}
+
+// DeletionVectorRange locates one data file's deletion vector in its index
+// file (the index manifest's _DELETIONS_VECTORS_RANGES).
+type DeletionVectorRange struct {
+	// DataFile is the data file's name.
+	DataFile string
+	// Offset is where the vector starts in the index file (its length
+	// field); Length the length that field holds (magic number and bitmap).
+	Offset, Length int64
+	// Cardinality is the number of deleted rows, or -1 when not recorded.
+	Cardinality int64
 }
 
 // Scan is the plan of a Paimon table read.
@@ -481,6 +503,7 @@ func decodeManifestEntries(b []byte) ([]manifestEntry, error) {
 		e.file.Level = int(f.I64("_LEVEL", false))
 		e.file.DeleteRowCount = f.Opt("_DELETE_ROW_COUNT")
 		e.file.ExtraFiles = f.Strs("_EXTRA_FILES")
+		e.file.MinKey, e.file.MaxKey = f.Bytes("_MIN_KEY"), f.Bytes("_MAX_KEY")
 		ext := f.Str("_EXTERNAL_PATH", false)
 		if f.Err == nil && (e.file.FileName == "" || strings.ContainsAny(e.file.FileName, "/\\") || e.file.SchemaID < 0) {
 			f.Fail("_FILE_NAME", "%q (schema id %d) is not a data file", e.file.FileName, e.file.SchemaID)
@@ -602,6 +625,7 @@ func (t *Table) readIndexManifest(ctx context.Context, dir, name string) ([]Inde
 			return nil, fmt.Errorf("%w: %s: entry %d: %v", ErrCorruptManifest, p, i, g.Err)
 		}
 		f.Path = storage.JoinPath(t.Root, "index/"+n)
+		f.partitionKey = string(part)
 		if ranges, ok := avrorec.Unwrap(r["_DELETIONS_VECTORS_RANGES"]).([]any); ok {
 			for _, x := range ranges {
 				rm, _ := x.(map[string]any)
@@ -612,6 +636,12 @@ func (t *Table) readIndexManifest(ctx context.Context, dir, name string) ([]Inde
 				}
 				if df, ok := rm["f0"].(string); ok {
 					f.DataFiles = append(f.DataFiles, df)
+					rg := avrorec.Getter{M: rm}
+					dv := DeletionVectorRange{DataFile: df, Offset: rg.I64("f1", false), Length: rg.I64("f2", false), Cardinality: -1}
+					if c := rg.Opt("_CARDINALITY"); c != nil {
+						dv.Cardinality = *c
+					}
+					f.DeletionVectors = append(f.DeletionVectors, dv)
 				}
 			}
 		}

@@ -14,15 +14,18 @@ package paimonwrite
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/hamba/avro/v2"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // manifestSchema is the Avro schema of a Paimon manifest file
@@ -76,6 +79,9 @@ type DataFile struct {
 	Level int
 	// DeleteRowCount is the number of retract rows (0 for inserts only).
 	DeleteRowCount int64
+	// MinKey and MaxKey are the smallest and largest key ([KeyRow]); nil
+	// writes an empty row, which a reader cannot compare.
+	MinKey, MaxKey []byte
 }
 
 // Writer writes one table folder. Its zero value is not usable; set Dir.
@@ -182,6 +188,61 @@ func putLong(buf *bytes.Buffer, v int64) {
 // manifest list naming every earlier manifest and a delta manifest list
 // naming the new one, snapshot-N, and LATEST and EARLIEST.
 func (w *Writer) Commit(schemaID int64, files []DataFile) error {
+	return w.commit(schemaID, files, "")
+}
+
+// indexManifestSchema is the Avro schema of an index manifest
+// (IndexManifestEntry with deletion-vector ranges).
+const indexManifestSchema = `{"type":"record","name":"record","namespace":"org.apache.paimon.avro.generated","fields":[
+{"name":"_VERSION","type":"int"},{"name":"_KIND","type":"int"},{"name":"_PARTITION","type":"bytes"},{"name":"_BUCKET","type":"int"},
+{"name":"_INDEX_TYPE","type":"string"},{"name":"_FILE_NAME","type":"string"},{"name":"_FILE_SIZE","type":"long"},{"name":"_ROW_COUNT","type":"long"},
+{"name":"_DELETIONS_VECTORS_RANGES","type":["null",{"type":"array","items":{"type":"record","name":"record__DELETIONS_VECTORS_RANGES","fields":[
+{"name":"f0","type":"string"},{"name":"f1","type":"int"},{"name":"f2","type":"int"},{"name":"_CARDINALITY","type":["null","long"],"default":null}]}}],"default":null}]}`
+
+var indexManifestAvro = avro.MustParse(indexManifestSchema)
+
+// DeletionVector is the deleted row positions of one data file of bucket 0.
+type DeletionVector struct {
+	DataFile string
+	Deleted  []uint32
+}
+
+// CommitDeletionVectors commits files like [Writer.Commit] and writes one
+// DELETION_VECTORS index file of dvs (a version byte 1, then each vector
+// as paimon.EncodeDeletionVector lays it out) under index/, with an index
+// manifest naming it and each vector's offset, length and cardinality.
+func (w *Writer) CommitDeletionVectors(schemaID int64, files []DataFile, dvs []DeletionVector) error {
+	body := []byte{1}
+	var ranges []any
+	for _, dv := range dvs {
+		bm := roaring.BitmapOf(dv.Deleted...)
+		b, n, err := paimon.EncodeDeletionVector(bm)
+		if err != nil {
+			return err
+		}
+		card := int64(bm.GetCardinality())
+		ranges = append(ranges, map[string]any{"f0": dv.DataFile, "f1": len(body), "f2": int(n), "_CARDINALITY": &card})
+		body = append(body, b...)
+	}
+	name := w.nextName("index")
+	if err := w.write(filepath.Join("index", name), body); err != nil {
+		return err
+	}
+	mb, err := encodeAvro(indexManifestAvro, []map[string]any{{
+		"_VERSION": 1, "_KIND": 0, "_PARTITION": EmptyRow, "_BUCKET": 0, "_INDEX_TYPE": "DELETION_VECTORS",
+		"_FILE_NAME": name, "_FILE_SIZE": int64(len(body)), "_ROW_COUNT": int64(len(dvs)), "_DELETIONS_VECTORS_RANGES": ranges,
+	}})
+	if err != nil {
+		return fmt.Errorf("paimonwrite: index manifest: %w", err)
+	}
+	im := w.nextName("index-manifest")
+	if err := w.write(filepath.Join("manifest", im), mb); err != nil {
+		return err
+	}
+	return w.commit(schemaID, files, im)
+}
+
+func (w *Writer) commit(schemaID int64, files []DataFile, indexManifest string) error {
 	var entries []map[string]any
 	var rows int64
 	for _, f := range files {
@@ -195,11 +256,18 @@ func (w *Writer) Commit(schemaID int64, files []DataFile) error {
 		}
 		rows += f.RowCount
 		emptyStats := map[string]any{"_MIN_VALUES": EmptyRow, "_MAX_VALUES": EmptyRow, "_NULL_COUNTS": []any{}}
+		minKey, maxKey := f.MinKey, f.MaxKey
+		if minKey == nil {
+			minKey = EmptyRow
+		}
+		if maxKey == nil {
+			maxKey = EmptyRow
+		}
 		entries = append(entries, map[string]any{
 			"_VERSION": 2, "_KIND": 0, "_PARTITION": EmptyRow, "_BUCKET": f.Bucket, "_TOTAL_BUCKETS": f.TotalBuckets,
 			"_FILE": map[string]any{
 				"_FILE_NAME": f.Name, "_FILE_SIZE": st.Size(), "_ROW_COUNT": f.RowCount,
-				"_MIN_KEY": EmptyRow, "_MAX_KEY": EmptyRow, "_KEY_STATS": emptyStats, "_VALUE_STATS": emptyStats,
+				"_MIN_KEY": minKey, "_MAX_KEY": maxKey, "_KEY_STATS": emptyStats, "_VALUE_STATS": emptyStats,
 				"_MIN_SEQUENCE_NUMBER": f.MinSequence, "_MAX_SEQUENCE_NUMBER": f.MaxSequence,
 				"_SCHEMA_ID": f.SchemaID, "_LEVEL": f.Level, "_EXTRA_FILES": []string{},
 				"_CREATION_TIME": nil, "_DELETE_ROW_COUNT": f.DeleteRowCount, "_EMBEDDED_FILE_INDEX": nil,
@@ -248,6 +316,9 @@ func (w *Writer) Commit(schemaID int64, files []DataFile) error {
 		DeltaManifestList: delta, DeltaManifestListSize: deltaSize, CommitUser: "lakecat-paimonwrite",
 		CommitIdentifier: w.snapshot, CommitKind: "APPEND", TimeMillis: w.TimeMillis, LogOffsets: map[string]int64{},
 		TotalRecordCount: w.total, DeltaRecordCount: rows}
+	if indexManifest != "" {
+		snap.IndexManifest = &indexManifest
+	}
 	sb, err := json.MarshalIndent(snap, "", "  ")
 	if err != nil {
 		return err
@@ -278,4 +349,40 @@ type snapshotJSON struct {
 	TotalRecordCount      int64            `json:"totalRecordCount"`
 	DeltaRecordCount      int64            `json:"deltaRecordCount"`
 	ChangelogRecordCount  int64            `json:"changelogRecordCount"`
+	IndexManifest         *string          `json:"indexManifest,omitempty"`
+}
+
+// KeyRow serializes vals (int32, int64 or string) as a Paimon BinaryRow
+// with its 4-byte big-endian arity in front, as manifests store a file's
+// _MIN_KEY and _MAX_KEY: a null bit set with the row kind header, one
+// 8-byte little-endian slot per field, strings of up to 7 bytes inline in
+// their slot and longer ones in the variable-length part.
+func KeyRow(vals ...any) []byte {
+	nullBytes := ((len(vals) + 63 + 8) / 64) * 8
+	fixed := nullBytes + 8*len(vals)
+	row := make([]byte, fixed)
+	for i, v := range vals {
+		slot := row[nullBytes+8*i:]
+		switch x := v.(type) {
+		case int32:
+			binary.LittleEndian.PutUint32(slot, uint32(x))
+		case int64:
+			binary.LittleEndian.PutUint64(slot, uint64(x))
+		case string:
+			if len(x) <= 7 {
+				copy(slot, x)
+				slot[7] = 0x80 | byte(len(x))
+				continue
+			}
+			binary.LittleEndian.PutUint64(slot, uint64(len(row))<<32|uint64(len(x)))
+			row = append(row, x...)
+			for len(row)%8 != 0 {
+				row = append(row, 0)
+			}
+		case nil:
+			bit := i + 8
+			row[bit>>3] |= 1 << (bit & 7)
+		}
+	}
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(vals))), row...)
 }

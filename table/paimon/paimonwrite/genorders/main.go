@@ -8,9 +8,11 @@
 // INT (id 4); schema-2 widens quantity INT → BIGINT and adds note STRING
 // (id 5). One commit writes Parquet data files (with field ids, and the
 // system columns of a primary-key table) under each schema, one file per
-// bucket it touches; every order_id is written once, so the stored rows are
-// also the merged ones. The bucket is order_id mod 5 (a reader never
-// recomputes it; Paimon's own writer hashes the key).
+// bucket it touches. A fourth commit, under schema-2, updates order 3 (+U:
+// carol moves to shop 11, quantity 4, note "moved") and deletes order 4
+// (-D), so the merged read differs from the stored rows. The bucket is
+// order_id mod 5 (a reader never recomputes it; Paimon's own writer hashes
+// the key). Each file records its min and max key.
 //
 // The output is deterministic: running it twice writes the same bytes.
 package main
@@ -179,7 +181,7 @@ var (
 
 // commit writes rows (of one schema) into one Parquet file per bucket and
 // commits them.
-func commit[T any](schemaID int64, rows []T, id func(T) int64, setSys func(*T, int64)) {
+func commit[T any](schemaID int64, rows []T, id func(T) int64, setSys func(*T, int64), kind func(T) int8) {
 	byBucket := map[int][]T{}
 	for _, r := range rows {
 		b := int(id(r) % buckets)
@@ -207,8 +209,15 @@ func commit[T any](schemaID int64, rows []T, id func(T) int64, setSys func(*T, i
 		if err := parquet.WriteFile(path, rs); err != nil {
 			log.Fatal(err)
 		}
+		var retracts int64
+		for _, r := range rs {
+			if k := kind(r); k == 1 || k == 3 {
+				retracts++
+			}
+		}
 		files = append(files, paimonwrite.DataFile{Name: name, Bucket: b, TotalBuckets: buckets, SchemaID: schemaID,
-			RowCount: int64(len(rs)), MinSequence: first, MaxSequence: seq[b] - 1})
+			RowCount: int64(len(rs)), MinSequence: first, MaxSequence: seq[b] - 1, DeleteRowCount: retracts,
+			MinKey: paimonwrite.KeyRow(id(rs[0])), MaxKey: paimonwrite.KeyRow(id(rs[len(rs)-1]))})
 	}
 	if err := w.Commit(schemaID, files); err != nil {
 		log.Fatal(err)
@@ -241,16 +250,20 @@ func main() {
 		{OrderID: 3, OrderName: p("carol"), OrderUserID: p[int64](100)},
 		{OrderID: 4, OrderName: p("dave"), OrderShopID: p[int64](12)},
 		{OrderID: 5, OrderName: p("erin"), OrderUserID: p[int64](102), OrderShopID: p[int64](10)},
-	}, func(r row0) int64 { return r.OrderID }, func(r *row0, s int64) { r.Key, r.Seq = r.OrderID, s })
+	}, func(r row0) int64 { return r.OrderID }, func(r *row0, s int64) { r.Key, r.Seq = r.OrderID, s }, func(r row0) int8 { return r.Kind })
 	commit(1, []row1{
 		{OrderID: 6, CustomerName: p("frank"), OrderUserID: p[int64](103), OrderShopID: p[int64](11), Quantity: p[int32](2)},
 		{OrderID: 7, CustomerName: p("grace"), OrderUserID: p[int64](100), OrderShopID: p[int64](12)},
 		{OrderID: 8, CustomerName: p("heidi"), OrderUserID: p[int64](104), Quantity: p[int32](5)},
 		{OrderID: 9, CustomerName: p("ivan"), OrderUserID: p[int64](101), OrderShopID: p[int64](10), Quantity: p[int32](2147483647)},
-	}, func(r row1) int64 { return r.OrderID }, func(r *row1, s int64) { r.Key, r.Seq = r.OrderID, s })
+	}, func(r row1) int64 { return r.OrderID }, func(r *row1, s int64) { r.Key, r.Seq = r.OrderID, s }, func(r row1) int8 { return r.Kind })
 	commit(2, []row2{
 		{OrderID: 10, CustomerName: p("judy"), OrderUserID: p[int64](105), OrderShopID: p[int64](11), Quantity: p[int64](3000000000), Note: p("gift")},
 		{OrderID: 11, OrderUserID: p[int64](100), OrderShopID: p[int64](12), Quantity: p[int64](1)},
 		{OrderID: 12, CustomerName: p("mallory"), OrderUserID: p[int64](106), OrderShopID: p[int64](10), Note: p("rush")},
-	}, func(r row2) int64 { return r.OrderID }, func(r *row2, s int64) { r.Key, r.Seq = r.OrderID, s })
+	}, func(r row2) int64 { return r.OrderID }, func(r *row2, s int64) { r.Key, r.Seq = r.OrderID, s }, func(r row2) int8 { return r.Kind })
+	commit(2, []row2{
+		{Kind: 2, OrderID: 3, CustomerName: p("carol"), OrderUserID: p[int64](100), OrderShopID: p[int64](11), Quantity: p[int64](4), Note: p("moved")},
+		{Kind: 3, OrderID: 4, CustomerName: p("dave"), OrderShopID: p[int64](12)},
+	}, func(r row2) int64 { return r.OrderID }, func(r *row2, s int64) { r.Key, r.Seq = r.OrderID, s }, func(r row2) int8 { return r.Kind })
 }

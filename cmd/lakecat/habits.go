@@ -1,0 +1,52 @@
+package main
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// addCLIHabits gives the root what a command line is expected to have:
+// --version and the version verb, --verbose, and completions of flag
+// values (cobra's completion verb writes the shell scripts).
+func addCLIHabits(root *cobra.Command, f *factory) {
+	root.Version = readVersion().Module
+	// --version prints the whole of `lakecat version`, not cobra's one line.
+	root.SetVersionTemplate(readVersion().String())
+	root.PersistentFlags().BoolVarP(&f.Verbose, "verbose", "v", false, "log what the object-store SDKs say (debug lines, warnings) to stderr")
+	root.AddCommand(newVersionCmd(f))
+	for _, c := range root.Commands() {
+		completeFlag(c, "rules", rulesCompletion())
+		switch c.Name() {
+		case "cat":
+			completeFlag(c, "format", outputFormats)
+		case "files", "schema", "plan":
+			completeFlag(c, "format", []string{"text", "json"})
+		}
+	}
+}
+
+// rulesCompletion lists the spellings of --rules (ruleNames), sorted.
+func rulesCompletion() []string {
+	return slices.Sorted(maps.Keys(ruleNames))
+}
+
+// completeFlag makes the shell complete flag name of c with those of
+// values that start with what was typed (no file names); a command without
+// the flag is left alone.
+func completeFlag(c *cobra.Command, name string, values []string) {
+	if c.Flags().Lookup(name) == nil {
+		return
+	}
+	_ = c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, v := range values {
+			if strings.HasPrefix(v, typed) {
+				out = append(out, v)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
+}
