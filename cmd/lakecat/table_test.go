@@ -201,3 +201,44 @@ func TestFilesJSONDeletes(t *testing.T) {
 		t.Errorf("files eq_nulls: code %d, stdout:\n%s", code, out)
 	}
 }
+
+// TestCatPositionDeletesPathMap: an Impala table's position deletes store
+// file_path as hdfs://localhost:20500/test-warehouse/…, its manifests
+// /test-warehouse/…; however --path-map spells the new side (relative,
+// "./"-relative, absolute, with re-rooting off), both sides resolve to the
+// same file and the deletes apply.
+func TestCatPositionDeletesPathMap(t *testing.T) {
+	real := testutil.RealDir(t)
+	t.Chdir(real)
+	const ice = "impala/testdata/data/iceberg_test"
+	tbl := ice + "/hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc"
+	want, errOut, code := runCLI(t, "cat", tbl, "--format", "csv", "--workers", "1")
+	if code != exitOK || errOut != "" || strings.Count(want, "\n") != 11 {
+		t.Fatalf("cat: code %d, stderr %q, stdout:\n%s", code, errOut, want)
+	}
+	abs, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--path-map", "/test-warehouse/iceberg_test=" + ice},
+		{"--path-map", "/test-warehouse/iceberg_test=./" + ice},
+		{"--path-map", "/test-warehouse/iceberg_test=" + abs + "/" + ice},
+		{"--no-rebase", "--path-map", "/test-warehouse/iceberg_test/hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc=" + tbl},
+		{"--no-rebase", "--path-map", "/test-warehouse/iceberg_test/hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc=" + abs + "/" + tbl},
+	} {
+		out, errOut, code := runCLI(t, append([]string{"cat", tbl, "--format", "csv", "--workers", "1"}, args...)...)
+		if code != exitOK || errOut != "" || out != want {
+			t.Errorf("cat %q: code %d, stderr %q, stdout:\n%s\nwant:\n%s", args, code, errOut, out, want)
+		}
+	}
+	both := ice + "/hadoop_catalog/ice/iceberg_v2_delete_both_eq_and_pos"
+	want, _, _ = runCLI(t, "cat", both, "--format", "csv", "--workers", "1")
+	if strings.Count(want, "\n") != 3 {
+		t.Fatalf("cat %s: want 2 rows, got:\n%s", both, want)
+	}
+	out, errOut, code := runCLI(t, "cat", both, "--format", "csv", "--workers", "1", "--path-map", "/test-warehouse/iceberg_test="+abs+"/"+ice)
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("cat --path-map absolute %s: code %d, stderr %q, stdout:\n%s\nwant:\n%s", both, code, errOut, out, want)
+	}
+}
