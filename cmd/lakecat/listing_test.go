@@ -134,3 +134,25 @@ func TestFilesBrokenDataFile(t *testing.T) {
 		t.Errorf("stdout %q\nstderr %q", out, errOut)
 	}
 }
+
+// TestCatHudiLogFileMissing: a log file a completed deltacommit wrote,
+// emptied, exits 3 (corrupt); removed, 6 (not found), naming it; never the
+// base rows it updates (id 1 isActive=true) with exit 0.
+func TestCatHudiLogFileMissing(t *testing.T) {
+	dir := hudiMOR(t)
+	logFile := filepath.Join(dir, ".d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43")
+	if err := os.Truncate(logFile, 0); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "cat", "--columns", "id,isActive", "--format", "csv", dir)
+	if code != exitCorrupt || out != "" || !strings.Contains(errOut, logFile+": 0 bytes, a completed commit recorded 11721") {
+		t.Errorf("emptied log: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	if err := os.Remove(logFile); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCLI(t, "cat", "--columns", "id,isActive", "--format", "csv", dir)
+	if code != exitNotFound || out != "" || !strings.Contains(errOut, "log file "+logFile+" written by a completed commit") {
+		t.Errorf("removed log: code %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}
