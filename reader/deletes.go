@@ -473,7 +473,7 @@ func (d *taskDeletes) openDeleteFile(ctx context.Context, f table.DeleteFile, re
 	if err != nil {
 		return nil, err
 	}
-	opts := Options{Name: f.Path, ReadSchema: read, NameMapping: mapping, Rules: d.rules, Allocator: mem, Limits: d.limits}
+	opts := Options{Name: f.Path, ReadSchema: read, NameMapping: mapping, Rules: d.rules, Allocator: mem, Limits: d.limits, format: f.Format}
 	dec, _, err := openDecoder(file, file.Size(), opts)
 	if err != nil {
 		file.Close()

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 )
@@ -240,5 +242,50 @@ func TestCatPositionDeletesPathMap(t *testing.T) {
 	out, errOut, code := runCLI(t, "cat", both, "--format", "csv", "--workers", "1", "--path-map", "/test-warehouse/iceberg_test="+abs+"/"+ice)
 	if code != exitOK || errOut != "" || out != want {
 		t.Errorf("cat --path-map absolute %s: code %d, stderr %q, stdout:\n%s\nwant:\n%s", both, code, errOut, out, want)
+	}
+}
+
+// TestCatGarbageFileOfItsFormat: a data file or an equality delete file
+// overwritten with random bytes, whose manifest names it PARQUET, is
+// corrupt (exit 3, reader.ErrNotItsFormat), not of an unknown format
+// (exit 4).
+func TestCatGarbageFileOfItsFormat(t *testing.T) {
+	garbage := []byte("\xdc8\xd8\x84 not a Parquet file at all")
+	orders := filepath.Join(t.TempDir(), "orders")
+	copyTree(t, filepath.Join("..", "..", "testdata", "orders"), orders)
+	if err := os.WriteFile(filepath.Join(orders, "data", "00001-orders-schema1.parquet"), garbage, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCLI(t, "cat", orders)
+	if code != exitCorrupt || !strings.Contains(errOut, "00001-orders-schema1.parquet: reader: file is not in the format its table names: the table names it a PARQUET file") {
+		t.Errorf("garbage data file: code %d, stderr %q", code, errOut)
+	}
+	tbl, err := reader.OpenTable(context.Background(), orders, reader.TableOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, err := tbl.Scan(context.Background())
+	if err == nil {
+		for rr.Next() {
+		}
+		err = rr.Err()
+		rr.Release()
+	}
+	if !errors.Is(err, reader.ErrNotItsFormat) || !errors.Is(err, lakecat.ErrCorrupt) || errors.Is(err, reader.ErrUnknownFormat) {
+		t.Errorf("garbage data file: %v", err)
+	}
+
+	eq := filepath.Join(t.TempDir(), "eq")
+	copyTree(t, filepath.Join(testutil.RealDir(t), "duckdb-iceberg/data/persistent/equality_delete_extra_column"), eq)
+	del, err := filepath.Glob(filepath.Join(eq, "warehouse/ns/t/data/val_bucket=0/eq-delete-*.parquet"))
+	if err != nil || len(del) != 1 {
+		t.Fatalf("eq-delete files %v: %v", del, err)
+	}
+	if err := os.WriteFile(del[0], garbage, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = runCLI(t, "cat", filepath.Join(eq, "warehouse/ns/t/metadata/vfinal.metadata.json"))
+	if code != exitCorrupt || !strings.Contains(errOut, "equality deletes of ") || !strings.Contains(errOut, filepath.Base(del[0])+": reader: file is not in the format its table names") {
+		t.Errorf("garbage equality delete file: code %d, stderr %q", code, errOut)
 	}
 }
