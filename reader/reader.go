@@ -73,6 +73,18 @@ type Options struct {
 	// may be shared by the files of a scan.
 	Stats *ScanStats
 
+	// Workers is the number of row groups (Parquet) or stripes (ORC) of
+	// the file decoded at once (0 or 1: one after another). Batches come
+	// out in file order either way; with Workers > 1 a batch never spans
+	// two row groups. The io.ReaderAt must allow concurrent ReadAt calls
+	// (its contract does).
+	Workers int
+	// MemoryBytes bounds the bytes of decoded batches that row groups
+	// ahead of the one being read hold when Workers > 1 (0:
+	// [DefaultQueueBytes]); the batches of the row group being read and
+	// one batch per worker come on top.
+	MemoryBytes int64
+
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
 	// groups (rowGroups 0: the whole file), set by [ReadTask].
 	firstRowGroup, rowGroups int
@@ -271,7 +283,12 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 	}
 	var src batchSource
 	var before int64
-	if pd, ok := dec.(parquetDecoder); ok && filter != nil {
+	if opts.Workers > 1 {
+		src = parallelGroups(ctx, dec, p, filter, opts, n, mem)
+	}
+	if src != nil {
+		// Row groups or stripes decoded by opts.Workers goroutines.
+	} else if pd, ok := dec.(parquetDecoder); ok && filter != nil {
 		g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
 		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)}
 	} else if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
@@ -299,7 +316,8 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 			opts.Stats.add(rowGroupsRead, 1)
 		}
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del, filter: filter, stats: opts.Stats}, nil
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del, filter: filter, stats: opts.Stats,
+		decode: func() int64 { return decodeBytes(dec, p.FileProjection(), opts.firstRowGroup, opts.rowGroups, n) }}, nil
 }
 
 // fileReader is the array.RecordReader over one data file.
@@ -320,6 +338,7 @@ type fileReader struct {
 	closer io.Closer
 	filter *expr.Bound // the residual filter, or nil
 	stats  *ScanStats
+	decode func() int64 // the decode state expected, in bytes ([decodeBytes])
 }
 
 func (r *fileReader) Retain() { atomic.AddInt64(&r.refs, 1) }

@@ -40,10 +40,20 @@ type ScanOptions struct {
 	// per file), so a worker ahead of the reader keeps decoding while the
 	// budget has room. The file whose batches are next in order may go
 	// over it by one batch when none of its batches is waiting, so a
-	// budget smaller than one batch still makes progress and the bytes held
-	// stay within MemoryBytes plus one batch. In [ScanTasks] the equality
-	// delete key sets of the scan count against it too, for the scan's
-	// life ([KeySetBudgetError] when they alone exceed it).
+	// budget smaller than one batch still makes progress and the batches
+	// held stay within MemoryBytes plus one batch. In [ScanTasks] the
+	// equality delete key sets of the scan count against it too, for the
+	// scan's life ([KeySetBudgetError] when they alone exceed it).
+	//
+	// With a bound, each worker also reserves its file's decode state from
+	// it before decoding (page buffers, dictionary, batch scratch; estimated
+	// from the footer: Parquet's File.DecodeBytes, the largest stripe for
+	// ORC, nothing for Avro) and holds it until the file is decoded. A
+	// worker whose reservation does not fit waits, so a small bound runs
+	// fewer files at once than Workers; the file next in order always gets
+	// its reservation. The bytes held stay within MemoryBytes plus that
+	// file's reservation plus one batch. Outside it: the footers, delete
+	// files being loaded, parquet-go's page reader state and Go's garbage.
 	MemoryBytes int64
 	// Progress, when set, is called from Next (on the reader's goroutine)
 	// after each batch and after each file.
@@ -206,14 +216,23 @@ func (s *scanReader) readFile(i int, t FileTask) {
 		send(scanItem{err: err})
 		return
 	}
+	// The decoder's state is reserved from the caller's budget before
+	// anything is decoded, and held until the file's reader is released.
+	own, err := s.reserveDecode(i, rr)
+	if err != nil {
+		rr.Release()
+		return
+	}
+	defer s.budget.unreserve(own)
 	defer rr.Release()
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		n := recordBytes(rec)
 		// The file being read may go over the budget by one batch, and
 		// only when none of its batches is waiting: the scan never
-		// deadlocks and the queued bytes stay within budget + one batch.
-		if err := s.budget.acquire(s.ctx, n, func() bool { return s.headIs(i) && len(out) == 0 }); err != nil {
+		// deadlocks and the bytes held stay within budget + its
+		// reservation + one batch.
+		if err := s.budget.acquire(s.ctx, n, own, func() bool { return s.headIs(i) && len(out) == 0 }); err != nil {
 			return
 		}
 		rec.Retain()
@@ -363,6 +382,11 @@ type budget struct {
 	peak   int64 // highest used, for tests and diagnostics
 	limit  int64
 	head   int64 // index of the task being read, read atomically
+
+	// reserved is the decoders' state the workers hold ([budget.reserve]),
+	// included in used; peakReserved is its highest value and maxReserve
+	// the largest single reservation.
+	reserved, peakReserved, maxReserve int64
 }
 
 func newBudget(limit int64) *budget {
@@ -373,13 +397,14 @@ func newBudget(limit int64) *budget {
 
 // acquire waits until n more bytes fit: within the limit, or, for the file
 // at the head of the order with no batch waiting (mayOverflow), whenever
-// the bytes held are within the limit. Other files never go over the
-// limit, so the bytes held never exceed limit + one batch, and the head,
-// whose batches the reader drains, always gets through.
-func (b *budget) acquire(ctx context.Context, n int64, mayOverflow func() bool) error {
+// the bytes held less its own decode reservation own are within the limit.
+// Other files never go over the limit, so the bytes held never exceed
+// limit + the head's reservation + one batch, and the head, whose batches
+// the reader drains, always gets through.
+func (b *budget) acquire(ctx context.Context, n, own int64, mayOverflow func() bool) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for b.limit > 0 && b.used+n > b.limit && !(b.used <= b.limit && mayOverflow()) {
+	for b.limit > 0 && b.used+n > b.limit && !(b.used-own <= b.limit && mayOverflow()) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

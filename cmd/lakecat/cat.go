@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"runtime"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -117,7 +119,13 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 		}
 		return catTable(ctx, f, o)
 	}
-	if o.Table.set() {
+	workers := o.Table.Workers
+	if workers < 0 {
+		return usageError{fmt.Errorf("--workers must be ≥ 0")}
+	}
+	if t := o.Table; t.Workers != 0 && func() bool { t.Workers = 0; return !t.set() }() {
+		// --workers alone applies to data files too.
+	} else if o.Table.set() {
 		return usageError{fmt.Errorf("table flags (--snapshot-id, --as-of, --schema-id, --branch, --path-map, --raw, …) apply to a TABLE, not to data files")}
 	}
 	ropts, err := o.Schema.readOptions()
@@ -144,28 +152,15 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			inputs = append(inputs, in)
 		}
 	}
-	if len(o.Columns) > 0 {
-		if ropts.ReadSchema == nil {
-			s, _, err := reader.FileSchema(inputs[0].r, inputs[0].size)
-			if err != nil {
-				return fmt.Errorf("%s: %w", inputs[0].name, err)
-			}
-			switch {
-			case ropts.WriterSchema != nil || ropts.NameMapping != nil:
-				// The file's columns with the ids --file-schema or
-				// --name-mapping gives them.
-				if s, err = reader.ResolveFileSchema(s, ropts.WriterSchema, ropts.NameMapping); err != nil {
-					return fmt.Errorf("%s: %w", inputs[0].name, err)
-				}
-				s = reader.SelfDescribed(s)
-			case !s.HasIDs():
-				// Its own columns, located by name, as cat reads it without
-				// --columns.
-				s = reader.SelfDescribed(s)
-				ropts.WriterSchema = s
-			}
-			ropts.ReadSchema = s
+	given := ropts // the schema flags as given
+	if ropts.ReadSchema == nil && (len(o.Columns) > 0 || len(inputs) > 1) {
+		// One read schema for every file (a scan of several files needs
+		// it): the first file's own.
+		if err := firstFileSchema(inputs[0], &ropts); err != nil {
+			return err
 		}
+	}
+	if len(o.Columns) > 0 {
 		sel, err := schema.Select(ropts.ReadSchema, o.Columns, false)
 		if err != nil {
 			return err
@@ -186,9 +181,25 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			rr.Release()
 		}
 	}()
-	for _, in := range inputs {
+	for i, in := range inputs {
 		opts := ropts
 		opts.Name = in.name
+		if len(inputs) == 1 {
+			opts.Workers = workers
+			if workers == 0 {
+				opts.Workers = runtime.GOMAXPROCS(0)
+			}
+		}
+		if i > 0 && given.ReadSchema == nil && len(o.Columns) == 0 {
+			// Each file read in its own schema must give the first's.
+			own := given
+			if err := firstFileSchema(in, &own); err != nil {
+				return err
+			}
+			if !schema.ToArrowSchema(own.ReadSchema).Equal(schema.ToArrowSchema(ropts.ReadSchema)) {
+				return usageError{fmt.Errorf("%s: schema differs from %s; give --schema to read both in one schema", in.name, inputs[0].name)}
+			}
+		}
 		rr, err := reader.Open(ctx, in.r, in.size, opts)
 		if err != nil {
 			return err
@@ -206,16 +217,57 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if err != nil {
 		return err
 	}
-	remaining := o.Limit
-	for _, rr := range readers {
-		if remaining == 0 {
-			break
-		}
-		if remaining, err = copyRows(w, rr, remaining); err != nil {
+	if len(readers) == 1 {
+		if _, err = copyRows(w, readers[0], o.Limit); err != nil {
 			return err
 		}
+		return w.Close()
+	}
+	// Several files: one scan of all of them, in argument order, --workers
+	// files decoded at once (each file's row groups one after another).
+	for _, rr := range readers {
+		rr.Release()
+	}
+	readers = readers[:0]
+	tasks := make([]reader.FileTask, len(inputs))
+	for i, in := range inputs {
+		opts := ropts
+		opts.Name, opts.Workers = in.name, 0
+		tasks[i] = reader.FileTask{Name: in.name, Options: opts,
+			Open: func(context.Context) (io.ReaderAt, int64, func() error, error) { return in.r, in.size, nil, nil }}
+	}
+	rr, err := reader.ScanFiles(ctx, tasks, reader.ScanOptions{Workers: workers})
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	if _, err = copyRows(w, rr, o.Limit); err != nil {
+		return err
 	}
 	return w.Close()
+}
+
+// firstFileSchema sets ropts.ReadSchema to the schema cat reads in the data
+// file in: its own, with the ids --file-schema or --name-mapping give its
+// columns, or, for a file without ids, its columns located by name (then
+// ropts.WriterSchema is set to it too).
+func firstFileSchema(in *input, ropts *reader.Options) error {
+	s, _, err := reader.FileSchema(in.r, in.size)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.name, err)
+	}
+	switch {
+	case ropts.WriterSchema != nil || ropts.NameMapping != nil:
+		if s, err = reader.ResolveFileSchema(s, ropts.WriterSchema, ropts.NameMapping); err != nil {
+			return fmt.Errorf("%s: %w", in.name, err)
+		}
+		s = reader.SelfDescribed(s)
+	case !s.HasIDs():
+		s = reader.SelfDescribed(s)
+		ropts.WriterSchema = s
+	}
+	ropts.ReadSchema = s
+	return nil
 }
 
 // catTable prints a whole table: every live data file read through its own

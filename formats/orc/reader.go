@@ -86,6 +86,12 @@ func (f *File) NumRows() int64 {
 // NumStripes returns the number of stripes.
 func (f *File) NumStripes() int { return len(f.tail.footer.stripes) }
 
+// StripeRows returns the number of rows of stripe i (0 <= i < NumStripes),
+// as its stripe information in the footer states.
+func (f *File) StripeRows(i int) int64 {
+	return int64(min(f.tail.footer.stripes[i].numberOfRows, 1<<62))
+}
+
 // Compression returns the compression codec name: "NONE", "ZLIB", "SNAPPY",
 // "LZO", "LZ4" or "ZSTD".
 func (f *File) Compression() string { return compName(f.tail.ps.compression) }
@@ -117,6 +123,9 @@ type BatchOptions struct {
 	// Allocator allocates the Arrow buffers; nil means
 	// memory.DefaultAllocator.
 	Allocator memory.Allocator
+	// FirstStripe and Stripes select the stripes read: Stripes stripes
+	// from FirstStripe (Stripes 0: every stripe from FirstStripe on).
+	FirstStripe, Stripes int
 }
 
 // BatchReader decodes the projected columns of a file stripe by stripe into
@@ -129,6 +138,7 @@ type BatchReader struct {
 	cols   []column
 	needed map[int]bool
 	stripe int   // index of the next stripe to load
+	end    int   // index after the last stripe to load
 	left   int64 // rows left in the loaded stripe
 	st     stripe
 	closed bool
@@ -157,11 +167,19 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	if rows < 0 || rows > maxBatchRows {
 		return nil, fmt.Errorf("orc: BatchRows %d outside [1, %d]", rows, maxBatchRows)
 	}
+	ns := len(f.tail.footer.stripes)
+	if opts.FirstStripe < 0 || opts.Stripes < 0 || opts.FirstStripe > ns || opts.Stripes > ns-opts.FirstStripe {
+		return nil, fmt.Errorf("orc: stripes [%d, +%d) outside the file's %d", opts.FirstStripe, opts.Stripes, ns)
+	}
+	end := ns
+	if opts.Stripes > 0 {
+		end = opts.FirstStripe + opts.Stripes
+	}
 	mem := opts.Allocator
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	br := &BatchReader{f: f, mem: mem, rows: rows, schema: schema.ToArrowSchema(proj),
+	br := &BatchReader{f: f, mem: mem, rows: rows, schema: schema.ToArrowSchema(proj), stripe: opts.FirstStripe, end: end,
 		needed: map[int]bool{}, zones: map[string]*time.Location{}, bufs: map[uint64]*stream{},
 		dec: &decompressor{kind: f.tail.dec.kind, blockSize: f.tail.dec.blockSize}}
 	var top []*node
@@ -214,7 +232,7 @@ func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, err
 	}
 	for r.left == 0 {
-		if r.stripe >= len(r.f.tail.footer.stripes) {
+		if r.stripe >= r.end {
 			return nil, io.EOF
 		}
 		if err := r.loadStripe(r.stripe); err != nil {

@@ -49,6 +49,9 @@ const duckFileIDs = "{i: 1, l: 2, f: 3, d: 4, s: 5, dec: 6}"
 //	duckdb/parallel      the same with GOMAXPROCS threads
 //	duckdb/arrow         duckdb/scan with every chunk converted to an Arrow
 //	                     record batch (builds with -tags duckdb_arrow only)
+//	floor/duckdb-file    decompression alone of every page of DuckDB's file
+//	                     (the part of a read no decoder can avoid; the gate
+//	                     compares decode time above it)
 func duckVariants(cfg config, codec string, pqData []byte, rows, decoded int64) ([]*variant, error) {
 	src := cfg.tmpPath("data-" + codec + ".parquet")
 	if err := os.WriteFile(src, pqData, 0o644); err != nil {
@@ -64,7 +67,21 @@ func duckVariants(cfg config, codec string, pqData []byte, rows, decoded int64) 
 	if err != nil {
 		return nil, err
 	}
-	return fileVariants(cfg, path, codec, "/duckdb-file", rows, decoded)
+	vs, err := fileVariants(cfg, path, codec, "/duckdb-file", rows, decoded)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fl, err := newFloor(data)
+	if err != nil {
+		return nil, fmt.Errorf("floor of %s: %w", path, err)
+	}
+	vs = append(vs, &variant{name: "floor/duckdb-file", codec: codec, rows: rows, bytes: decoded,
+		fn: func(context.Context) (int64, error) { return rows, fl.decompress() }})
+	return vs, nil
 }
 
 // fileVariants returns lakecat's, pqarrow's and DuckDB's reads of the

@@ -78,6 +78,27 @@ func (w *orcWriter) chunk(dst, data []byte) []byte {
 	return dst
 }
 
+// orcStripeBytes is the stripe size ORC writers default to (Apache ORC's
+// orc.stripe.size, also Hive's and Spark's: 64 MiB).
+const orcStripeBytes = 64 << 20
+
+// orcStripeRows returns the rows per ORC stripe: -stripe when given, else
+// as many rows as fit in orcStripeBytes of decoded data (decoded bytes for
+// the whole data set). A writer sizes its stripes by their encoded bytes,
+// which are fewer than the decoded ones, so these stripes are no larger
+// than a real writer's: a data set under 64 MiB is one stripe, as an ORC
+// writer would write it.
+func (c config) orcStripeRows(decoded int64) int {
+	if c.stripeRows > 0 {
+		return c.stripeRows
+	}
+	if decoded <= 0 {
+		return c.rows
+	}
+	perRow := max(1, decoded/int64(max(1, c.rows)))
+	return int(max(1, min(int64(c.rows), orcStripeBytes/perRow)))
+}
+
 // writeORC writes ds as an ORC file with stripes of at most stripeRows
 // rows. Field ids go into the "iceberg.id" type attributes.
 func writeORC(ds *dataset, codec string, stripeRows int) ([]byte, error) {

@@ -149,14 +149,6 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 		if err != nil {
 			return nil, fmt.Errorf("writing parquet: %w", err)
 		}
-		orcData, err := writeORC(ds, codec, cfg.rowGroup)
-		if err != nil {
-			return nil, fmt.Errorf("writing orc: %w", err)
-		}
-		if cfg.keep {
-			os.WriteFile(cfg.tmpPath("data-"+codec+".parquet"), pqData, 0o644)
-			os.WriteFile(cfg.tmpPath("data-"+codec+".orc"), orcData, 0o644)
-		}
 		var partData [][]byte
 		per := (cfg.rows + cfg.parts - 1) / cfg.parts
 		for lo := 0; lo < cfg.rows; lo += per {
@@ -177,6 +169,14 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 		decoded, bufs, err := arrowBytes(rr, true)
 		if err != nil {
 			return nil, err
+		}
+		orcData, err := writeORC(ds, codec, cfg.orcStripeRows(decoded))
+		if err != nil {
+			return nil, fmt.Errorf("writing orc: %w", err)
+		}
+		if cfg.keep {
+			os.WriteFile(cfg.tmpPath("data-"+codec+".parquet"), pqData, 0o644)
+			os.WriteFile(cfg.tmpPath("data-"+codec+".orc"), orcData, 0o644)
 		}
 		floor, err := newFloor(pqData)
 		if err != nil {

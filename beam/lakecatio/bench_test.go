@@ -1,0 +1,72 @@
+package lakecatio
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/lakecat/lakecat/reader"
+)
+
+// benchTable writes the 200-file table once, under $LAKECAT_BEAM_BENCH_DIR
+// (default: the temporary folder), so that `lakecat cat` can read it too.
+func benchTable(b *testing.B) (string, uint64) {
+	dir := os.Getenv("LAKECAT_BEAM_BENCH_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "lakecat-beam-bench")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "metadata")); err == nil {
+		return dir, 0
+	}
+	d, sum, _ := writeBigTable(b, dir, 200, 50000)
+	return d, sum
+}
+
+// BenchmarkPrismRead is the Prism pipeline over the 200-file table: Read
+// and a DoFn decoding each element and summing its ids.
+func BenchmarkPrismRead(b *testing.B) {
+	dir, _ := benchTable(b)
+	b.ResetTimer()
+	for range b.N {
+		p, s := beam.NewPipelineWithRoot()
+		beam.ParDo0(s, &checksumFn{Key: "bench"}, Read(s, dir))
+		if _, err := prismRun(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(200*50000*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkLibraryScan is the library's scan of the same table (what
+// `lakecat cat` runs before printing) with 2 workers, encoding each batch
+// as Read does.
+func BenchmarkLibraryScan(b *testing.B) {
+	dir, _ := benchTable(b)
+	b.ResetTimer()
+	for range b.N {
+		t, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{Workers: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rr, err := t.Scan(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rr.Next() {
+			if err := encodeBatches(rr.RecordBatch(), DefaultMaxBatchBytes, func([]byte) error { return nil }); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := rr.Err(); err != nil {
+			b.Fatal(err)
+		}
+		rr.Release()
+	}
+	b.ReportMetric(float64(200*50000*b.N)/b.Elapsed().Seconds(), "rows/s")
+}

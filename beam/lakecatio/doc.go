@@ -1,0 +1,30 @@
+// Package lakecatio is an Apache Beam source for lakecat tables: Iceberg,
+// Paimon and Hudi tables read with lakecat's planning and decoders on any
+// Beam runner (Prism locally; Flink, Spark and Dataflow through their
+// portable job servers).
+//
+// [Read] plans the scan on one worker (reader.OpenTable and
+// reader.Table.Tasks, the planning `lakecat cat` uses), emits each planned
+// table.Task in its stable JSON encoding as its own element, reshuffles
+// them across workers and reads each with reader.ReadTask. Its output is
+// Arrow record batches, one per element, each an Arrow IPC stream (the
+// schema message and one record batch) of at most about
+// [DefaultMaxBatchBytes] bytes. [ReadRows] decodes them into Go structs.
+//
+// Each task is read by a splittable DoFn whose restriction is an offset
+// range over the task's Parquet row groups (an ORC or Avro file, and a
+// merge on read of a Paimon primary-key range or a Hudi file slice, is one
+// unit), so a runner can split a large file dynamically; its size estimate
+// is the compressed bytes of the unread row groups.
+//
+// Workers reach storage through the same URL schemes as the command line
+// (s3://, gs://, azblob://, file://, or local paths), with credentials from
+// the worker's environment, or through an FS registered with [RegisterFS].
+//
+// The Beam counters, in namespace "lakecat": files, row_groups, rows (rows
+// emitted), rows_decoded, bytes (bytes read from storage), rows_deleted
+// (rows removed by delete files or merges; counted for reads without a
+// filter), retries (row groups read again after a transient error) and
+// restrictions (restrictions processed: one per task, plus the parts a
+// runner split off and the rests handed back for a retry).
+package lakecatio

@@ -1,0 +1,285 @@
+package reader
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/formats/orc"
+	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/project"
+)
+
+// groupsSource decodes the row groups (Parquet) or stripes (ORC) of one
+// file concurrently and yields their batches in file order. Each of
+// workers goroutines takes the next group, opens a batch source over it
+// alone and queues its batches; Next returns the head group's batches and
+// moves on when that group is done.
+//
+// Memory: at most workers groups are open at once, none more than
+// workers-1 ahead of the head group, and a worker on a group other than
+// the head waits while the queued batches hold budget bytes or more. The
+// head group's worker never waits (Next drains it), so the read cannot
+// deadlock; the queued bytes stay within budget plus one batch per worker.
+type groupsSource struct {
+	groups  []int                                                     // row group or stripe indices, ascending
+	open    func(ctx context.Context, group int) (batchSource, error) // a source over one group
+	before  func(group int) int64                                     // file rows before the group
+	workers int
+	budget  int64
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	stop   func() bool // context.AfterFunc's stop
+
+	mu     sync.Mutex
+	cond   *sync.Cond
+	queues []groupQueue // one per entry of groups
+	head   int          // the entry Next reads from
+	next   int          // the entry the next free worker takes
+	bytes  int64        // bytes of the queued batches
+	closed bool
+	last   int64 // file row of the first row of the batch Next returned last
+}
+
+type groupQueue struct {
+	batches []arrow.RecordBatch
+	start   int64 // file row of the first queued batch's first row
+	done    bool
+	err     error
+}
+
+// newGroupsSource starts the workers of a read of groups.
+func newGroupsSource(ctx context.Context, groups []int, workers int, budget int64,
+	open func(ctx context.Context, group int) (batchSource, error), before func(group int) int64) *groupsSource {
+	ctx, cancel := context.WithCancel(ctx)
+	s := &groupsSource{groups: groups, open: open, before: before, workers: min(workers, len(groups)), budget: budget,
+		ctx: ctx, cancel: cancel, queues: make([]groupQueue, len(groups))}
+	s.cond = sync.NewCond(&s.mu)
+	for i, g := range groups {
+		s.queues[i].start = before(g)
+	}
+	s.stop = context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	})
+	for range s.workers {
+		s.wg.Add(1)
+		go s.work()
+	}
+	return s
+}
+
+func (s *groupsSource) work() {
+	defer s.wg.Done()
+	for {
+		s.mu.Lock()
+		for !s.closed && s.ctx.Err() == nil && s.next < len(s.groups) && s.next >= s.head+s.workers {
+			s.cond.Wait()
+		}
+		if s.closed || s.ctx.Err() != nil || s.next >= len(s.groups) {
+			s.mu.Unlock()
+			return
+		}
+		i := s.next
+		s.next++
+		s.mu.Unlock()
+		s.readGroup(i)
+	}
+}
+
+// readGroup queues the batches of entry i of groups.
+func (s *groupsSource) readGroup(i int) {
+	finish := func(err error) {
+		s.mu.Lock()
+		s.queues[i].done, s.queues[i].err = true, err
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	}
+	src, err := s.open(s.ctx, s.groups[i])
+	if err != nil {
+		finish(err)
+		return
+	}
+	defer src.Close()
+	for {
+		b, err := src.Next(s.ctx)
+		if errors.Is(err, io.EOF) {
+			finish(nil)
+			return
+		}
+		if err != nil {
+			finish(err)
+			return
+		}
+		n := recordBytes(b)
+		s.mu.Lock()
+		for !s.closed && s.ctx.Err() == nil && i != s.head && s.bytes >= s.budget {
+			s.cond.Wait()
+		}
+		if s.closed || s.ctx.Err() != nil {
+			s.mu.Unlock()
+			b.Release()
+			finish(s.ctx.Err())
+			return
+		}
+		s.queues[i].batches = append(s.queues[i].batches, b)
+		s.bytes += n
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	}
+}
+
+// Next returns the next batch in file order, or io.EOF after the last.
+func (s *groupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		if s.head >= len(s.queues) {
+			return nil, io.EOF
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := s.ctx.Err(); err != nil {
+			return nil, err
+		}
+		q := &s.queues[s.head]
+		if len(q.batches) > 0 {
+			b := q.batches[0]
+			q.batches[0] = nil
+			q.batches = q.batches[1:]
+			s.bytes -= recordBytes(b)
+			s.last = q.start
+			q.start += b.NumRows()
+			s.cond.Broadcast()
+			return b, nil
+		}
+		if q.done {
+			if q.err != nil {
+				return nil, q.err
+			}
+			s.head++
+			s.cond.Broadcast()
+			continue
+		}
+		if ctx != s.ctx {
+			// Wake on the caller's cancellation too.
+			stop := context.AfterFunc(ctx, func() {
+				s.mu.Lock()
+				s.cond.Broadcast()
+				s.mu.Unlock()
+			})
+			s.cond.Wait()
+			stop()
+			continue
+		}
+		s.cond.Wait()
+	}
+}
+
+func (s *groupsSource) batchStart() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
+
+// Close stops the workers, waits for them and releases the batches still
+// queued.
+func (s *groupsSource) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+	s.stop()
+	for i := range s.queues {
+		for _, b := range s.queues[i].batches {
+			b.Release()
+		}
+		s.queues[i].batches = nil
+	}
+	return nil
+}
+
+// parallelGroups returns a [groupsSource] over the row groups (Parquet) or
+// stripes (ORC) that the read of dec needs, or nil when the read has fewer
+// than two of them or the format has none (Avro), leaving the read to one
+// sequential source. The row group filter's statistics are counted here
+// when it runs.
+func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *expr.Bound, opts Options, n int, mem memory.Allocator) batchSource {
+	budget := opts.MemoryBytes
+	if budget <= 0 {
+		budget = DefaultQueueBytes
+	}
+	proj := p.FileProjection()
+	switch d := dec.(type) {
+	case parquetDecoder:
+		var groups []int
+		if filter != nil {
+			g := newRowGroupFilter(d.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
+			groups = g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)
+			if len(groups) < 2 {
+				return &rowGroupsSource{file: d.File, proj: proj, n: n, mem: mem, kept: groups}
+			}
+		} else {
+			first, end := opts.firstRowGroup, d.NumRowGroups()
+			if opts.rowGroups > 0 {
+				end = first + opts.rowGroups
+			}
+			if first < 0 || end > d.NumRowGroups() || end-first < 2 {
+				return nil // one group, or a range the sequential path reports
+			}
+			for i := first; i < end; i++ {
+				groups = append(groups, i)
+			}
+		}
+		starts := rowStarts(d.NumRowGroups(), d.RowGroupRows)
+		return newGroupsSource(ctx, groups, opts.Workers, budget,
+			func(ctx context.Context, g int) (batchSource, error) {
+				return d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem, FirstRowGroup: g, RowGroups: 1})
+			},
+			func(g int) int64 { return starts[g] })
+	case orcDecoder:
+		if opts.firstRowGroup > 0 || opts.rowGroups > 0 || d.NumStripes() < 2 {
+			return nil
+		}
+		if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
+			return nil
+		}
+		groups := make([]int, d.NumStripes())
+		for i := range groups {
+			groups[i] = i
+		}
+		starts := rowStarts(d.NumStripes(), d.StripeRows)
+		return newGroupsSource(ctx, groups, opts.Workers, budget,
+			func(ctx context.Context, g int) (batchSource, error) {
+				return d.NewBatchReader(proj, orc.BatchOptions{BatchRows: n, Allocator: mem, FirstStripe: g, Stripes: 1})
+			},
+			func(g int) int64 { return starts[g] })
+	}
+	return nil
+}
+
+// rowStarts returns the file row of the first row of each of n groups.
+func rowStarts(n int, rows func(int) int64) []int64 {
+	out := make([]int64, n)
+	var at int64
+	for i := range n {
+		out[i] = at
+		at += rows(i)
+	}
+	return out
+}
