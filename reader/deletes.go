@@ -436,11 +436,11 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 }
 
 // dataFileMatcher returns the test of whether a position delete's
-// file_path names the data file: its stored path as written, or a path whose
-// canonical forms ([pathKeys], under task.Paths, the rules the data file's
-// path was resolved with) meet the data file's. Hive and Impala write hdfs://host:port/… in
-// delete files where the manifests store /…. Delete files are sorted by
-// file_path, so the last answer is kept.
+// file_path names the data file: its stored path as written, or a path
+// whose canonical forms ([pathKeys], under task.Paths, the rules the data
+// file's path was resolved with) meet the data file's. Hive and Impala
+// write hdfs://host:port/… in delete files where the manifests store /….
+// Delete files are sorted by file_path, so the last answer is kept.
 func (d *taskDeletes) dataFileMatcher() func(string) bool {
 	res := d.resolverOf()
 	data := d.dataKeys(res)
