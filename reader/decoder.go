@@ -2,11 +2,14 @@ package reader
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/formats/avro"
 	"github.com/lakecat/lakecat/formats/orc"
 	"github.com/lakecat/lakecat/formats/parquet"
@@ -81,6 +84,9 @@ func openDecoder(r io.ReaderAt, size int64, opts Options) (decoder, Format, erro
 	po := parquetOptions(opts)
 	f, err := DetectFormat(r, size)
 	if err != nil {
+		if opts.format != "" && errors.Is(err, ErrUnknownFormat) && !errors.Is(err, lakecat.ErrCorrupt) {
+			return nil, f, fmt.Errorf("%w: the table names it a %s file: %v", ErrNotItsFormat, opts.format, err)
+		}
 		return nil, f, err
 	}
 	switch f {

@@ -27,7 +27,6 @@ import (
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
-	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // Row-level deletes (Iceberg table spec, "Row-level Deletes"): the delete
@@ -437,18 +436,15 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 }
 
 // dataFileMatcher returns the test of whether a position delete's
-// file_path names the data file: its stored path as written, or a path that
-// resolves (task.Paths, the rules the data file's path was resolved with)
-// to the data file's path. Hive and Impala write hdfs://host:port/… in
-// delete files where the manifests store /…. Delete files are sorted by
-// file_path, so the last answer is kept.
+// file_path names the data file: its stored path as written, or a path
+// whose canonical forms ([pathKeys], under task.Paths, the rules the data
+// file's path was resolved with) meet the data file's. Hive and Impala
+// write hdfs://host:port/… in delete files where the manifests store /….
+// Delete files are sorted by file_path, so the last answer is kept.
 func (d *taskDeletes) dataFileMatcher() func(string) bool {
-	var res *iceberg.Resolver
-	if d.paths != nil {
-		r := iceberg.NewResolver(*d.paths)
-		res = &r
-	}
-	resolved := d.dataPaths[len(d.dataPaths)-1]
+	res := d.resolverOf()
+	data := d.dataKeys(res)
+	schemeless := d.schemeless()
 	last, lastOK := "", false
 	return func(p string) bool {
 		if p == d.dataPaths[0] {
@@ -457,7 +453,13 @@ func (d *taskDeletes) dataFileMatcher() func(string) bool {
 		if p == last && last != "" {
 			return lastOK
 		}
-		ok := p == resolved || (res != nil && res.Resolve(p) == resolved)
+		ok := false
+		for _, k := range pathKeys(res, p, schemeless) {
+			if containsString(data, k) {
+				ok = true
+				break
+			}
+		}
 		last, lastOK = strings.Clone(p), ok
 		return ok
 	}
@@ -471,7 +473,7 @@ func (d *taskDeletes) openDeleteFile(ctx context.Context, f table.DeleteFile, re
 	if err != nil {
 		return nil, err
 	}
-	opts := Options{Name: f.Path, ReadSchema: read, NameMapping: mapping, Rules: d.rules, Allocator: mem, Limits: d.limits}
+	opts := Options{Name: f.Path, ReadSchema: read, NameMapping: mapping, Rules: d.rules, Allocator: mem, Limits: d.limits, format: f.Format}
 	dec, _, err := openDecoder(file, file.Size(), opts)
 	if err != nil {
 		file.Close()

@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/table"
-	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // A position delete file that applies to several tasks of one scan (a
@@ -127,31 +126,31 @@ func (c *deleteCache) holdPositions(n int64) bool {
 }
 
 // lookup returns (a copy of) the positions of e for d's data file: those
-// of file_path entries naming its stored or resolved path, or resolving to
-// it under d's path rules, as [taskDeletes.dataFileMatcher] decides.
+// of file_path entries naming its stored path, or whose canonical forms
+// meet the data file's under d's path rules, as
+// [taskDeletes.dataFileMatcher] decides.
 func (e *posEntry) lookup(d *taskDeletes) *roaring64.Bitmap {
 	if e.all != nil {
 		return e.all.Clone()
 	}
 	out := roaring64.New()
-	resolved := d.dataPaths[len(d.dataPaths)-1]
-	for _, p := range []string{d.dataPaths[0], resolved} {
-		if bm := e.byPath[p]; bm != nil {
-			out.Or(bm)
-		}
+	if bm := e.byPath[d.dataPaths[0]]; bm != nil {
+		out.Or(bm)
 	}
-	if d.paths == nil {
-		return out
+	schemeless := d.schemeless()
+	key := fmt.Sprintf("%v", schemeless)
+	if d.paths != nil {
+		key += fmt.Sprintf("%+v", *d.paths)
 	}
-	key := fmt.Sprintf("%+v", *d.paths)
+	res := d.resolverOf()
 	e.mu.Lock()
 	m := e.resolved[key]
 	if m == nil {
-		res := iceberg.NewResolver(*d.paths)
 		m = map[string][]*roaring64.Bitmap{}
 		for p, bm := range e.byPath {
-			r := res.Resolve(p)
-			m[r] = append(m[r], bm)
+			for _, k := range pathKeys(res, p, schemeless) {
+				m[k] = append(m[k], bm)
+			}
 		}
 		if e.resolved == nil {
 			e.resolved = map[string]map[string][]*roaring64.Bitmap{}
@@ -159,8 +158,10 @@ func (e *posEntry) lookup(d *taskDeletes) *roaring64.Bitmap {
 		e.resolved[key] = m
 	}
 	e.mu.Unlock()
-	for _, bm := range m[resolved] {
-		out.Or(bm)
+	for _, k := range d.dataKeys(res) {
+		for _, bm := range m[k] {
+			out.Or(bm)
+		}
 	}
 	return out
 }

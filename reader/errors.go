@@ -7,6 +7,12 @@ var (
 	// (wrong magic, empty, or truncated before its magic).
 	ErrUnknownFormat = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: unknown file format")
 
+	// ErrNotItsFormat is returned for a file the table names as Parquet,
+	// ORC or Avro (the manifest's file_format) that does not start with
+	// that format's magic, or any known one: the file is corrupt or was
+	// overwritten, not of a format lakecat lacks.
+	ErrNotItsFormat = lakecat.NewSentinel(lakecat.ErrCorrupt, "reader: file is not in the format its table names")
+
 	// ErrNoFieldIDs is returned when a file carries no field ids and nothing
 	// was supplied to assign them (a name mapping or the schema the file was
 	// written with). lakecat never matches such a file by position or silently

@@ -522,6 +522,13 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	if err != nil {
 		return FilePruning{}, withFile(f.Path, err)
 	}
+	if f.Task.Merge != nil || f.inMerge {
+		// A file of a merge section: its rows replace or delete those of
+		// the section's other files, so it is read whole, as the merge
+		// reads it (a scan counts it so).
+		n := decoderRowGroups(dec)
+		return FilePruning{MayMatch: true, RowGroups: n, RowGroupsKept: n}, nil
+	}
 	p, err := plan(dec, o)
 	if err != nil {
 		return FilePruning{}, withFile(f.Path, err)

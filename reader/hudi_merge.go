@@ -295,6 +295,12 @@ func openHudiMerge(ctx context.Context, r io.ReaderAt, size int64, opts Options)
 	inner := opts
 	inner.hudi, inner.Filter, inner.ReadSchema = nil, nil, merge
 	inner.Stats = nil
+	if m.filter != nil {
+		// A file slice is read whole (its log records may match whatever
+		// the base file's statistics say): one file read, no row group
+		// pruned, as [Table.Prune] reports it.
+		opts.Stats.add(filesRead, 1)
+	}
 
 	if err := m.readLogs(ctx, h, inner); err != nil {
 		return nil, err

@@ -130,6 +130,9 @@ type fileRun struct {
 	opts  Options
 	cur   array.RecordReader
 	name  string
+	// stats, when not nil (a filtered scan), counts each file opened as
+	// read whole: a merge section is never pruned file by file.
+	stats *ScanStats
 }
 
 func (r *fileRun) Name() string { return r.name }
@@ -149,12 +152,21 @@ func (r *fileRun) Next() (arrow.RecordBatch, error) {
 			}
 			o := r.opts
 			o.Name, o.WriterSchema = f.Path, f.FileSchema
-			rr, err := Open(r.ctx, file, file.Size(), o)
+			dec, _, err := openDecoder(file, file.Size(), o)
 			if err != nil {
 				file.Close()
-				return nil, err
+				return nil, withFile(f.Path, err)
 			}
-			rr.(*fileReader).closer = file
+			rr, err := newFileReader(r.ctx, dec, o)
+			if err != nil {
+				file.Close()
+				return nil, withFile(f.Path, err)
+			}
+			if r.stats != nil {
+				r.stats.add(filesRead, 1)
+				r.stats.add(rowGroupsRead, int64(decoderRowGroups(dec)))
+			}
+			rr.closer = file
 			r.cur = rr
 		}
 		if r.cur.Next() {
@@ -207,6 +219,9 @@ func openMerge(ctx context.Context, fsys storage.FS, task table.Task, base Optio
 			continue
 		}
 		fr := &fileRun{ctx: ctx, fsys: fsys, files: run.Files, opts: o, name: run.Files[0].Path}
+		if filter != nil {
+			fr.stats = stats
+		}
 		if len(task.Merge.Runs) > 1 {
 			runs = append(runs, newPrefetchRun(fr))
 		} else {
@@ -376,4 +391,13 @@ func (p *prefetchRun) Close() error {
 	}
 	<-p.done
 	return nil
+}
+
+// decoderRowGroups returns the row groups of a Parquet file, 1 for an ORC
+// or Avro file (read or skipped whole, as [ScanStats] count them).
+func decoderRowGroups(dec decoder) int {
+	if pd, ok := dec.(parquetDecoder); ok {
+		return pd.NumRowGroups()
+	}
+	return 1
 }

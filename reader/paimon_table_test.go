@@ -2,7 +2,6 @@ package reader_test
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 )
@@ -321,30 +319,29 @@ func TestPaimonCppAppendTables(t *testing.T) {
 	}
 }
 
-// TestPaimonCppPrimaryKeyRefused: raw mode reads a primary-key table's
-// rows as stored, so a table with deletion vectors is refused there
-// unless IgnoreDeletes (the merged read applies them).
-func TestPaimonCppPrimaryKeyRefused(t *testing.T) {
-	cases := []struct {
-		table string
-		opts  reader.TableOptions
-		is    error
-		msg   string
+// TestPaimonCppPrimaryKeyRawWarns: raw mode reads a primary-key table
+// unmerged with a warning; its deletion vectors are applied (raw is
+// unmerged, not undeleted) unless IgnoreDeletes, which warns too.
+func TestPaimonCppPrimaryKeyRawWarns(t *testing.T) {
+	dir := paimonCpp(t, "parquet/pk_table_with_alter_table")
+	raw := "reading primary-key table " + dir + " unmerged (raw): every stored row of every live file, with _KEY_*, _SEQUENCE_NUMBER and _VALUE_KIND; rows a merge would replace or delete are returned"
+	ignored := "ignoring delete files: paimon: table has deletion vectors: 1 deletion-vector index files cover 1 data files; deleted rows are returned"
+	for _, tc := range []struct {
+		opts reader.TableOptions
+		want []string
 	}{
-		{"parquet/pk_table_with_alter_table", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, reader.ErrDeleteFiles,
-			"reader: table has delete files: paimon: table has deletion vectors: 1 deletion-vector index files cover 1 data files; applying them is not supported"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.table, func(t *testing.T) {
-			dir := paimonCpp(t, tc.table)
-			_, err := reader.OpenTable(context.Background(), dir, tc.opts)
-			if !errors.Is(err, tc.is) || !errors.Is(err, lakecat.ErrUnsupported) {
-				t.Fatalf("err = %v, want %v (class unsupported)", err, tc.is)
-			}
-			if want := "paimon table " + dir + ": " + tc.msg; err.Error() != want {
-				t.Errorf("err:\n%s\nwant\n%s", err, want)
-			}
-		})
+		{reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, []string{raw}},
+		{reader.TableOptions{IgnoreDeletes: true, Paimon: reader.PaimonOptions{Raw: true}}, []string{raw, ignored}},
+		{reader.TableOptions{}, nil},
+	} {
+		var got []string
+		tc.opts.Warn = func(msg string) { got = append(got, msg) }
+		if _, err := reader.OpenTable(context.Background(), dir, tc.opts); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("raw %v, ignore-deletes %v: warnings\n%q\nwant\n%q", tc.opts.Paimon.Raw, tc.opts.IgnoreDeletes, got, tc.want)
+		}
 	}
 }
 
@@ -417,6 +414,29 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 			{"_KEY_key_2":62,"_SEQUENCE_NUMBER":4,"_VALUE_KIND":0,"key1":1,"k":"David","key_2":62,"c":64,"d":null,"a":66,"key0":1,"e":null}
 			{"_KEY_key_2":72,"_SEQUENCE_NUMBER":5,"_VALUE_KIND":0,"key1":1,"k":"Whether I shall turn out to be the hero of my own life.","key_2":72,"c":74,"d":null,"a":76,"key0":1,"e":null}
 			{"_KEY_key_2":82,"_SEQUENCE_NUMBER":6,"_VALUE_KIND":0,"key1":1,"k":"Lily","key_2":82,"c":84,"d":null,"a":86,"key0":1,"e":null}
+		`},
+		// Raw with the deletion vectors applied: the stored rows Tony, Lily
+		// and Alex's first version are deleted (level ≥ 1 files in
+		// deletion-vector mode), the rest as stored.
+		{"orc/pk_table_with_alter_table", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
+			{"_KEY_key_2":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":2,"key1":1,"k":"Alice","key_2":12,"c":94,"d":null,"a":96,"key0":0,"e":null}
+			{"_KEY_key_2":2,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.","key_2":2,"c":4,"d":null,"a":6,"key0":0,"e":null}
+			{"_KEY_key_2":22,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Bob","key_2":22,"c":24,"d":null,"a":26,"key0":1,"e":null}
+			{"_KEY_key_2":32,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"key1":1,"k":"Emily","key_2":32,"c":34,"d":null,"a":36,"key0":1,"e":null}
+			{"_KEY_key_2":502,"_SEQUENCE_NUMBER":3,"_VALUE_KIND":0,"key1":1,"k":"Paul","key_2":502,"c":504,"d":508,"a":506,"key0":0,"e":509}
+			{"_KEY_key_2":52,"_SEQUENCE_NUMBER":7,"_VALUE_KIND":2,"key1":1,"k":"Alex","key_2":52,"c":514,"d":518,"a":516,"key0":1,"e":519}
+			{"_KEY_key_2":62,"_SEQUENCE_NUMBER":4,"_VALUE_KIND":0,"key1":1,"k":"David","key_2":62,"c":64,"d":null,"a":66,"key0":1,"e":null}
+			{"_KEY_key_2":72,"_SEQUENCE_NUMBER":5,"_VALUE_KIND":0,"key1":1,"k":"Whether I shall turn out to be the hero of my own life.","key_2":72,"c":74,"d":null,"a":76,"key0":1,"e":null}
+		`},
+		{"parquet/pk_table_with_alter_table", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
+			{"_KEY_key_2":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":2,"key1":1,"k":"Alice","key_2":12,"c":94,"d":null,"a":96,"key0":0,"e":null}
+			{"_KEY_key_2":2,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.","key_2":2,"c":4,"d":null,"a":6,"key0":0,"e":null}
+			{"_KEY_key_2":22,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Bob","key_2":22,"c":24,"d":null,"a":26,"key0":1,"e":null}
+			{"_KEY_key_2":32,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"key1":1,"k":"Emily","key_2":32,"c":34,"d":null,"a":36,"key0":1,"e":null}
+			{"_KEY_key_2":502,"_SEQUENCE_NUMBER":3,"_VALUE_KIND":0,"key1":1,"k":"Paul","key_2":502,"c":504,"d":508,"a":506,"key0":0,"e":509}
+			{"_KEY_key_2":52,"_SEQUENCE_NUMBER":7,"_VALUE_KIND":2,"key1":1,"k":"Alex","key_2":52,"c":514,"d":518,"a":516,"key0":1,"e":519}
+			{"_KEY_key_2":62,"_SEQUENCE_NUMBER":4,"_VALUE_KIND":0,"key1":1,"k":"David","key_2":62,"c":64,"d":null,"a":66,"key0":1,"e":null}
+			{"_KEY_key_2":72,"_SEQUENCE_NUMBER":5,"_VALUE_KIND":0,"key1":1,"k":"Whether I shall turn out to be the hero of my own life.","key_2":72,"c":74,"d":null,"a":76,"key0":1,"e":null}
 		`},
 		// README: every stored row of snapshots 1–3 in schema-4 (k0↔k1 renamed, s0↔s1 renamed with STRING→BYTES, v0 DOUBLE→INT truncating 11.1→11, v1 BOOLEAN→STRING, v2 added); the merge would keep the highest sequence number per key.
 		{"orc/pk_table_with_mor", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_k1=1073741823 _KEY_k0=1073741824 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 k1=0", `

@@ -88,6 +88,10 @@ type Options struct {
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
 	// groups (rowGroups 0: the whole file), set by [ReadTask].
 	firstRowGroup, rowGroups int
+	// format is the file's format as its table names it ("PARQUET",
+	// "ORC", "AVRO"), or "": a file in none of them is then corrupt
+	// ([ErrNotItsFormat]), set by [ReadTask].
+	format string
 	// deletes are the task's delete files to apply, set by [ReadTask].
 	deletes *taskDeletes
 	// hudi is the Hudi file slice to merge onto the file, set by

@@ -36,9 +36,12 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	raw := opts.Paimon.Raw && scan.IsPrimaryKey()
 	mergeRead := scan.IsPrimaryKey() && !opts.Paimon.Raw
 	// Deletion vectors are applied where a read can (files read as stored:
-	// append tables, and level ≥ 1 files of a primary-key table in
-	// deletion-vector mode); raw mode reads rows as stored.
-	applyDV := !opts.IgnoreDeletes && !raw && (!scan.IsPrimaryKey() || scan.DeletionVectorsEnabled())
+	// append tables, and the files of a primary-key table in
+	// deletion-vector mode, merged or raw: raw is unmerged, not undeleted).
+	applyDV := !opts.IgnoreDeletes && (!scan.IsPrimaryKey() || scan.DeletionVectorsEnabled())
+	if raw {
+		opts.warn("reading primary-key table %s unmerged (raw): every stored row of every live file, with _KEY_*, _SEQUENCE_NUMBER and _VALUE_KIND; rows a merge would replace or delete are returned", location)
+	}
 	if !applyDV {
 		if err := opts.checkDeletes(scan.DeletesError()); err != nil {
 			return nil, err

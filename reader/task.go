@@ -145,5 +145,6 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,
 		BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
 		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups, Filter: opts.Filter, Stats: opts.Stats,
+		format: task.Format,
 	}, nil
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 )
@@ -199,5 +201,91 @@ func TestFilesJSONDeletes(t *testing.T) {
 	out, _, code = runCLI(t, "files", root+"/eq_nulls", "--format", "json")
 	if code != exitOK || !strings.Contains(out, `"record-count":3}],"deleted-rows":null}`) {
 		t.Errorf("files eq_nulls: code %d, stdout:\n%s", code, out)
+	}
+}
+
+// TestCatPositionDeletesPathMap: an Impala table's position deletes store
+// file_path as hdfs://localhost:20500/test-warehouse/…, its manifests
+// /test-warehouse/…; however --path-map spells the new side (relative,
+// "./"-relative, absolute, with re-rooting off), both sides resolve to the
+// same file and the deletes apply.
+func TestCatPositionDeletesPathMap(t *testing.T) {
+	real := testutil.RealDir(t)
+	t.Chdir(real)
+	const ice = "impala/testdata/data/iceberg_test"
+	tbl := ice + "/hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc"
+	want, errOut, code := runCLI(t, "cat", tbl, "--format", "csv", "--workers", "1")
+	if code != exitOK || errOut != "" || strings.Count(want, "\n") != 11 {
+		t.Fatalf("cat: code %d, stderr %q, stdout:\n%s", code, errOut, want)
+	}
+	abs, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--path-map", "/test-warehouse/iceberg_test=" + ice},
+		{"--path-map", "/test-warehouse/iceberg_test=./" + ice},
+		{"--path-map", "/test-warehouse/iceberg_test=" + abs + "/" + ice},
+		{"--no-rebase", "--path-map", "/test-warehouse/iceberg_test/hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc=" + tbl},
+		{"--no-rebase", "--path-map", "/test-warehouse/iceberg_test/hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc=" + abs + "/" + tbl},
+	} {
+		out, errOut, code := runCLI(t, append([]string{"cat", tbl, "--format", "csv", "--workers", "1"}, args...)...)
+		if code != exitOK || errOut != "" || out != want {
+			t.Errorf("cat %q: code %d, stderr %q, stdout:\n%s\nwant:\n%s", args, code, errOut, out, want)
+		}
+	}
+	both := ice + "/hadoop_catalog/ice/iceberg_v2_delete_both_eq_and_pos"
+	want, _, _ = runCLI(t, "cat", both, "--format", "csv", "--workers", "1")
+	if strings.Count(want, "\n") != 3 {
+		t.Fatalf("cat %s: want 2 rows, got:\n%s", both, want)
+	}
+	out, errOut, code := runCLI(t, "cat", both, "--format", "csv", "--workers", "1", "--path-map", "/test-warehouse/iceberg_test="+abs+"/"+ice)
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("cat --path-map absolute %s: code %d, stderr %q, stdout:\n%s\nwant:\n%s", both, code, errOut, out, want)
+	}
+}
+
+// TestCatGarbageFileOfItsFormat: a data file or an equality delete file
+// overwritten with random bytes, whose manifest names it PARQUET, is
+// corrupt (exit 3, reader.ErrNotItsFormat), not of an unknown format
+// (exit 4).
+func TestCatGarbageFileOfItsFormat(t *testing.T) {
+	garbage := []byte("\xdc8\xd8\x84 not a Parquet file at all")
+	orders := filepath.Join(t.TempDir(), "orders")
+	copyTree(t, filepath.Join("..", "..", "testdata", "orders"), orders)
+	if err := os.WriteFile(filepath.Join(orders, "data", "00001-orders-schema1.parquet"), garbage, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCLI(t, "cat", orders)
+	if code != exitCorrupt || !strings.Contains(errOut, "00001-orders-schema1.parquet: reader: file is not in the format its table names: the table names it a PARQUET file") {
+		t.Errorf("garbage data file: code %d, stderr %q", code, errOut)
+	}
+	tbl, err := reader.OpenTable(context.Background(), orders, reader.TableOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, err := tbl.Scan(context.Background())
+	if err == nil {
+		for rr.Next() {
+		}
+		err = rr.Err()
+		rr.Release()
+	}
+	if !errors.Is(err, reader.ErrNotItsFormat) || !errors.Is(err, lakecat.ErrCorrupt) || errors.Is(err, reader.ErrUnknownFormat) {
+		t.Errorf("garbage data file: %v", err)
+	}
+
+	eq := filepath.Join(t.TempDir(), "eq")
+	copyTree(t, filepath.Join(testutil.RealDir(t), "duckdb-iceberg/data/persistent/equality_delete_extra_column"), eq)
+	del, err := filepath.Glob(filepath.Join(eq, "warehouse/ns/t/data/val_bucket=0/eq-delete-*.parquet"))
+	if err != nil || len(del) != 1 {
+		t.Fatalf("eq-delete files %v: %v", del, err)
+	}
+	if err := os.WriteFile(del[0], garbage, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = runCLI(t, "cat", filepath.Join(eq, "warehouse/ns/t/metadata/vfinal.metadata.json"))
+	if code != exitCorrupt || !strings.Contains(errOut, "equality deletes of ") || !strings.Contains(errOut, filepath.Base(del[0])+": reader: file is not in the format its table names") {
+		t.Errorf("garbage equality delete file: code %d, stderr %q", code, errOut)
 	}
 }

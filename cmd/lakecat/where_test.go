@@ -98,10 +98,20 @@ func TestPlanWhereCountsAsCatStats(t *testing.T) {
 		{"../../testdata/orders", "order_id > 1000000", "files 0 read, 3 skipped; row groups 0 of 3; bytes skipped 1553"},
 		{impala, "ID = '1'", "files 1 read, 1 skipped; row groups 1 of 1; bytes skipped 0"},
 		{impala, "ID = '3'", "files 0 read, 2 skipped; row groups 0 of 0; bytes skipped 0"},
+		// A Paimon primary-key table: the files of a merge section are
+		// read whole, never pruned one by one (bucket-3's three files).
+		{"../../testdata/paimon_orders", "order_shop_id IS NULL", "files 5 read, 9 skipped; row groups 5 of 14; bytes skipped 5301"},
+		{"../../testdata/paimon_orders", "order_id = 4", "files 4 read, 10 skipped; row groups 4 of 14; bytes skipped 5851"},
+		// A Hudi merge-on-read table: the file slice with a log file is
+		// read (no row group pruned), the other base file skipped.
+		{"hudi-mor", "id = 1", "files 1 read, 1 skipped; row groups 0 of 1; bytes skipped 1603"},
 	} {
 		dir := c.table
-		if dir == impala {
+		switch dir {
+		case impala:
 			dir = filepath.Join(testutil.RealDir(t), "impala/testdata/data/iceberg_test", impala)
+		case "hudi-mor":
+			dir = hudiMOR(t)
 		}
 		out, errOut, code := runCLI(t, "plan", dir, "--where", c.where)
 		var read, skipped, kept, groups, bytes int

@@ -229,6 +229,10 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 	// written: partition + "/" + file id → the newest base file a commit
 	// wrote for that file group; each must be in the listing below.
 	written := map[string]BaseFile{}
+	// loggedSize: partition-relative log path → the largest size a commit
+	// recorded for it (a log appended to by several commits grows); each
+	// log of a latest file slice must be in the listing below, that long.
+	loggedSize := map[string]int64{}
 	for _, in := range instants {
 		completed[in.Time] = true
 		md, err := t.CommitMetadata(ctx, in)
@@ -243,6 +247,11 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 			if bf, ok := parseBaseName(path.Base(w.Path)); ok && bf.InstantTime == in.Time {
 				bf.Path, bf.Partition = w.Path, w.Partition
 				written[w.Partition+"/"+bf.FileID] = bf
+			}
+			if _, ok := parseLogName(path.Base(w.Path)); ok {
+				if cur, seen := loggedSize[w.Path]; !seen || w.FileSizeBytes > cur {
+					loggedSize[w.Path] = w.FileSizeBytes
+				}
 			}
 		}
 		for p, ids := range md.ReplacedFileIDs {
@@ -343,6 +352,9 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		for _, id := range ids {
 			s.BaseFiles = append(s.BaseFiles, latest[id])
 		}
+		if err := t.checkLoggedFiles(p, loggedSize, logs, latest, replaced); err != nil {
+			return nil, err
+		}
 		sort.Slice(logs, func(i, j int) bool { return logLess(&logs[i], &logs[j]) })
 		for _, lf := range logs {
 			// A log written while a compaction is pending names the
@@ -364,15 +376,62 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		}
 	}
 	for i := range s.LogFiles {
-		s.LogFiles[i].SizeBytes = -1
-		f, err := t.FS.Open(ctx, s.LogFiles[i].Path)
+		lf := &s.LogFiles[i]
+		lf.SizeBytes = -1
+		f, err := t.FS.Open(ctx, lf.Path)
 		if err == nil {
-			s.LogFiles[i].SizeBytes = f.Size()
+			lf.SizeBytes = f.Size()
 			f.Close()
+		}
+		rel := path.Base(lf.Path)
+		if lf.Partition != "" {
+			rel = lf.Partition + "/" + rel
+		}
+		if want, ok := loggedSize[rel]; ok && want > 0 && lf.SizeBytes >= 0 && lf.SizeBytes < want {
+			return nil, fmt.Errorf("%w: %s: %d bytes, a completed commit recorded %d", ErrShortLogFile, lf.Path, lf.SizeBytes, want)
 		}
 	}
 	s.FileSlices = fileSlices(s.BaseFiles, s.LogFiles)
 	return s, nil
+}
+
+// ErrShortLogFile is matched by the error for a log file of a latest file
+// slice that is shorter than the size a completed commit's write stats
+// recorded for it (fileSizeInBytes): its blocks would read as fewer
+// updates than were committed.
+var ErrShortLogFile = lakecat.NewSentinel(lakecat.ErrCorrupt, "hudi: log file shorter than its commit recorded")
+
+// checkLoggedFiles returns an error matching fs.ErrNotExist for a log file
+// of partition p that a completed commit's write stats name but the
+// listing (logs) lacks, when it belongs to its file group's latest file
+// slice (its base instant not older than the latest base file's) and the
+// group was not replaced: reading without it would return the rows its
+// blocks update or delete as they were before.
+func (t *Table) checkLoggedFiles(p string, loggedSize map[string]int64, logs []LogFile, latest map[string]BaseFile, replaced map[string]bool) error {
+	listed := map[string]bool{}
+	for _, lf := range logs {
+		listed[path.Base(lf.Path)] = true
+	}
+	var missing []string
+	for rel := range loggedSize {
+		dir, name := path.Split(rel)
+		if strings.TrimSuffix(dir, "/") != p || listed[name] {
+			continue
+		}
+		lf, _ := parseLogName(name)
+		if replaced[p+"/"+lf.FileID] {
+			continue
+		}
+		if bf, ok := latest[lf.FileID]; ok && lf.BaseInstant < bf.InstantTime {
+			continue // an older file slice's log, cleaned since
+		}
+		missing = append(missing, rel)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	sort.Strings(missing)
+	return fmt.Errorf("hudi: %s: log file %s written by a completed commit: %w", t.Root, storage.JoinPath(t.Root, missing[0]), fs.ErrNotExist)
 }
 
 // fileSlices groups base and log files (each sorted by partition and file

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
@@ -188,5 +190,38 @@ func TestMergeOnReadV6(t *testing.T) {
 	}
 	if !s.Schema.Equal(wantSchema()) {
 		t.Errorf("schema\n got %s\nwant %s", s.Schema, wantSchema())
+	}
+}
+
+// TestMissingLogFile: a log file a completed deltacommit's write stats name
+// is required like a base file: missing, Plan fails with fs.ErrNotExist
+// naming it; shorter than its recorded fileSizeInBytes, with
+// ErrShortLogFile (class ErrCorrupt). Reading without it would return the
+// base rows its blocks update.
+func TestMissingLogFile(t *testing.T) {
+	const log = ".d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43"
+	ctx := context.Background()
+	plan := func(root string) error {
+		tab, err := Open(ctx, storage.OSFS{}, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tab.Plan(ctx, ScanOptions{})
+		return err
+	}
+	root := unzipTable(t, "mor/parquet/v6_nonpartitioned.zip", "v6_nonpartitioned")
+	if err := os.Truncate(filepath.Join(root, log), 11720); err != nil {
+		t.Fatal(err)
+	}
+	err := plan(root)
+	if !errors.Is(err, ErrShortLogFile) || !errors.Is(err, lakecat.ErrCorrupt) || !strings.Contains(err.Error(), log+": 11720 bytes, a completed commit recorded 11721") {
+		t.Errorf("short log: %v", err)
+	}
+	if err := os.Remove(filepath.Join(root, log)); err != nil {
+		t.Fatal(err)
+	}
+	err = plan(root)
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "log file "+root+"/"+log+" written by a completed commit") {
+		t.Errorf("missing log: %v", err)
 	}
 }

@@ -707,5 +707,5 @@ func (s *Scan) DeletesError() error {
 	if n == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %d deletion-vector index files cover %d data files; applying them is not supported", ErrDeletionVectors, n, covered)
+	return fmt.Errorf("%w: %d deletion-vector index files cover %d data files", ErrDeletionVectors, n, covered)
 }

@@ -88,7 +88,7 @@ func TestPrimaryKeyAndDeletionVectors(t *testing.T) {
 			t.Errorf("%s: PrimaryKeyError = %v", f, err)
 		}
 		err = s.DeletesError()
-		if !errors.Is(err, ErrDeletionVectors) || err.Error() != "paimon: table has deletion vectors: 1 deletion-vector index files cover 1 data files; applying them is not supported" {
+		if !errors.Is(err, ErrDeletionVectors) || err.Error() != "paimon: table has deletion vectors: 1 deletion-vector index files cover 1 data files" {
 			t.Errorf("%s: DeletesError = %v", f, err)
 		}
 		if dv := s.DeletionVectorFiles(); len(dv) != 2 || len(dv[0].DataFiles) != 1 || dv[0].DataFiles[0] != "data-"+map[string]string{"parquet": "8969384c-d715-4113-b663-2248c9a8c8d9-0.parquet", "orc": "3842c1d6-6b34-4b2c-a648-9e95b4fb941b-0.orc"}[f] {
