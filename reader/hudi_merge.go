@@ -2,6 +2,7 @@ package reader
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -90,36 +91,17 @@ func cmpOrd(a, b ordValue) int {
 		}
 		return 0
 	case 3:
-		switch {
-		case a.s < b.s:
-			return -1
-		case a.s > b.s:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.s, b.s)
 	case 4:
 		if c := cmpInt(a.i, b.i); c != 0 {
 			return c
 		}
-		switch {
-		case a.lo < b.lo:
-			return -1
-		case a.lo > b.lo:
-			return 1
-		}
+		return cmp.Compare(a.lo, b.lo)
 	}
 	return 0
 }
 
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+func cmpInt(a, b int64) int { return cmp.Compare(a, b) }
 
 func cmpOrds(a, b []ordValue) int {
 	for i := range min(len(a), len(b)) {
