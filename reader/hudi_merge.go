@@ -207,8 +207,12 @@ type hudiMerge struct {
 	nOut     int           // columns of the read schema (a prefix of the merge schema)
 	keyCol   int
 	ordCols  []int
-	ordArrow arrow.DataType // the first ordering column's type
-	delCol   int            // _hoodie_is_deleted, or -1
+	ordArrow arrow.DataType   // the first ordering column's type
+	delCol   int              // _hoodie_is_deleted, or -1
+	fileCol  int              // the _file metadata column, or -1
+	fileID   int              // its field id
+	posCol   int              // the _pos metadata column, or -1
+	logPos   map[string]int64 // log file -> records of its data blocks read so far
 	mode     string
 	filter   *expr.Bound
 	stats    *ScanStats
@@ -242,7 +246,13 @@ func openHudiMerge(ctx context.Context, r io.ReaderAt, size int64, opts Options)
 	fields := append([]*schema.Field(nil), read.Fields...)
 	keyField := &schema.Field{ID: sl.KeyFieldID, Name: hudiKeyName, Type: schema.String}
 	m := &hudiMerge{name: opts.Name, mem: mem, ctx: ctx, read: schema.ToArrowSchema(read), nOut: len(read.Fields), mode: sl.MergeMode,
-		delCol: -1, stats: opts.Stats, byKey: map[string]int32{}, refs: 1}
+		delCol: -1, fileCol: -1, posCol: posIndex(read, opts.posFieldID()), logPos: map[string]int64{},
+		stats: opts.Stats, byKey: map[string]int32{}, refs: 1}
+	for i, f := range read.Fields {
+		if _, ok := opts.Constants[f.ID].(string); ok && f.Name == ColumnFile && f.Type == schema.String {
+			m.fileCol, m.fileID = i, f.ID
+		}
+	}
 	defer func() {
 		if err != nil {
 			m.Release()
@@ -413,6 +423,10 @@ func (m *hudiMerge) readLogs(ctx context.Context, h *hudiRead, inner Options) er
 			}
 			o := inner
 			o.Name = blkName
+			if m.fileCol >= 0 {
+				// A log record's _file is its log file, not the base file.
+				o.Constants = withConstantValue(o.Constants, m.fileID, b.file)
+			}
 			o.WriterSchema = withKeyField(ws, &schema.Field{ID: h.slice.KeyFieldID, Name: hudiKeyName, Type: schema.String})
 			var data []byte
 			if b.blk.Type == hudilog.AvroDataBlock {
@@ -423,7 +437,7 @@ func (m *hudiMerge) readLogs(ctx context.Context, h *hudiRead, inner Options) er
 			} else {
 				data = b.blk.Content
 			}
-			n, err := m.readDataBlock(ctx, data, o)
+			n, err := m.readDataBlock(ctx, data, o, b.file)
 			if err != nil {
 				return err
 			}
@@ -464,8 +478,10 @@ func checkBlock(file string, blk *hudilog.Block) error {
 
 // readDataBlock decodes a data block's records (an Avro container or a
 // Parquet file in data) in the merge schema and merges each into the key
-// map. It returns the bytes of the batches it keeps.
-func (m *hudiMerge) readDataBlock(ctx context.Context, data []byte, o Options) (int64, error) {
+// map. It returns the bytes of the batches it keeps. A record's _pos is its
+// index among the records of the data blocks of logFile read so far, from
+// 0 (with _file the log file, the pair names one record, never a base row).
+func (m *hudiMerge) readDataBlock(ctx context.Context, data []byte, o Options, logFile string) (int64, error) {
 	rr, err := Open(ctx, bytes.NewReader(data), int64(len(data)), o)
 	if err != nil {
 		return 0, err
@@ -475,6 +491,10 @@ func (m *hudiMerge) readDataBlock(ctx context.Context, data []byte, o Options) (
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		rec.Retain()
+		if m.posCol >= 0 {
+			rec = setPositions(rec, m.posCol, m.logPos[logFile], m.mem)
+		}
+		m.logPos[logFile] += rec.NumRows()
 		b := int32(len(m.logs))
 		m.logs = append(m.logs, rec)
 		n += recordBytes(rec)

@@ -266,3 +266,22 @@ func TestHudiDecimalWidening(t *testing.T) {
 		t.Errorf("rows:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestHudiMergeOnReadFilePos: a row merged from a log record names its log
+// file as _file and its index among the log file's records as _pos; it
+// never claims the position of a base row (id 1's base row was at 2, Bob
+// at 0). The base rows keep their positions in the base file.
+func TestHudiMergeOnReadFilePos(t *testing.T) {
+	dir := unzipHudi(t, "mor/parquet/v6_nonpartitioned.zip", "v6_nonpartitioned")
+	got := scanTableRows(t, dir, reader.TableOptions{Columns: []string{"id", "isActive", "_file", "_pos"}})
+	base := filepath.Join(dir, "d206069c-22c8-4532-b9ea-3cf4282342c4-0_0-13-23_20250117083125837.parquet")
+	log := filepath.Join(dir, ".d206069c-22c8-4532-b9ea-3cf4282342c4-0_20250117083125837.log.1_0-33-43")
+	other := filepath.Join(dir, "d5c0b12d-088d-48e8-9683-3f0c1eabcaf0-0_1-33-44_20250117083136333.parquet")
+	row := func(id int, active bool, file string, pos int) string {
+		return fmt.Sprintf(`{"id":%d,"isActive":%t,"_file":%q,"_pos":%d}`, id, active, file, pos)
+	}
+	want := []string{row(1, false, log, 0), row(2, false, base, 0), row(3, true, base, 1), row(4, true, other, 0)}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

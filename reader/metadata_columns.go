@@ -166,6 +166,16 @@ func withConstant(read *schema.Schema, constants map[int]any, name string, id in
 	return out
 }
 
+// withConstantValue returns a copy of constants with v for field id id.
+func withConstantValue(constants map[int]any, id int, v any) map[int]any {
+	out := make(map[int]any, len(constants)+1)
+	for k, c := range constants {
+		out[k] = c
+	}
+	out[id] = v
+	return out
+}
+
 // setPositions returns rec with column col replaced by the positions
 // first, first+1, …; rec is released.
 func setPositions(rec arrow.RecordBatch, col int, first int64, mem memory.Allocator) arrow.RecordBatch {
