@@ -123,10 +123,15 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if workers < 0 {
 		return usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
-	if t := o.Table; t.Workers != 0 && func() bool { t.Workers = 0; return !t.set() }() {
-		// --workers alone applies to data files too.
-	} else if o.Table.set() {
+	if t := o.Table; func() bool { t.Workers, t.Memory = 0, ""; return t.set() }() {
+		// --workers and --memory apply to data files too.
 		return usageError{fmt.Errorf("table flags (--snapshot-id, --as-of, --schema-id, --branch, --path-map, --raw, …) apply to a TABLE, not to data files")}
+	}
+	budget := int64(defaultMemory)
+	if o.Table.Memory != "" {
+		if budget, err = parseBytes(o.Table.Memory); err != nil {
+			return usageError{err}
+		}
 	}
 	ropts, err := o.Schema.readOptions()
 	if err != nil {
@@ -236,7 +241,10 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 		tasks[i] = reader.FileTask{Name: in.name, Options: opts,
 			Open: func(context.Context) (io.ReaderAt, int64, func() error, error) { return in.r, in.size, nil, nil }}
 	}
-	rr, err := reader.ScanFiles(ctx, tasks, reader.ScanOptions{Workers: workers})
+	if lim := memoryLimit(budget); lim > 0 && f.SetMemoryLimit != nil {
+		f.SetMemoryLimit(lim)
+	}
+	rr, err := reader.ScanFiles(ctx, tasks, reader.ScanOptions{Workers: workers, MemoryBytes: budget})
 	if err != nil {
 		return err
 	}

@@ -77,3 +77,32 @@ func TestCatWorkers(t *testing.T) {
 		t.Errorf("--workers -1: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCatMemoryFiles: --memory applies to FILE arguments too (one file, and
+// several read through one scan, whose budget it is, here a budget smaller
+// than one batch); a bad size is a usage error and a table flag is still
+// refused.
+func TestCatMemoryFiles(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "groups.parquet")
+	writeRowGroups(t, file)
+	var want strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&want, "%d,r%d\n", i, i)
+	}
+	body := want.String()
+	out, errOut, code := runCLI(t, "cat", file, "--format", "csv", "--memory", "64MiB")
+	if code != exitOK || errOut != "" || out != "a,b\n"+body {
+		t.Errorf("one file, --memory 64MiB: exit %d, stderr %q, %d bytes of stdout", code, errOut, len(out))
+	}
+	out, errOut, code = runCLI(t, "cat", file, file, "--format", "csv", "--memory", "1KiB", "--workers", "2", "--batch-rows", "50")
+	if code != exitOK || errOut != "" || out != "a,b\n"+body+body {
+		t.Errorf("two files, --memory 1KiB: exit %d, stderr %q, %d bytes of stdout", code, errOut, len(out))
+	}
+	if _, errOut, code := runCLI(t, "cat", file, "--memory", "6xx"); code != exitUsage || !strings.Contains(errOut, `--memory "6xx"`) {
+		t.Errorf("--memory 6xx: exit %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, "cat", file, "--memory", "1MiB", "--raw"); code != exitUsage || !strings.Contains(errOut, "apply to a TABLE") {
+		t.Errorf("--raw: exit %d, stderr %q", code, errOut)
+	}
+}
