@@ -49,7 +49,7 @@ func newBatchWriter(format string, w io.Writer, sc *arrow.Schema, read *schema.S
 	case formatArrow:
 		return &arrowWriter{w: ipc.NewWriter(w, ipc.WithSchema(sc), ipc.WithAllocator(mem))}, nil
 	case formatParquet:
-		return newParquetWriter(w, sc)
+		return newParquetWriter(w, sc, read)
 	}
 	return nil, fmt.Errorf("unknown --format %q (want one of %s)", format, strings.Join(outputFormats, ", "))
 }

@@ -31,6 +31,7 @@ var errParquetType = lakecat.NewSentinel(lakecat.ErrUnsupported, "cannot write t
 // parquetWriter writes record batches as rows of one Parquet file.
 type parquetWriter struct {
 	w     *parquet.Writer
+	read  *schema.Schema // the read schema: which fixed[16] fields are UUIDs, or nil
 	root  []*pqNode
 	nleaf int
 	cols  [][]parquet.Value // per leaf column, the values of the current row
@@ -52,8 +53,8 @@ type pqNode struct {
 	lastCol  int
 }
 
-func newParquetWriter(w io.Writer, sc *arrow.Schema) (*parquetWriter, error) {
-	pw := &parquetWriter{}
+func newParquetWriter(w io.Writer, sc *arrow.Schema, read *schema.Schema) (*parquetWriter, error) {
+	pw := &parquetWriter{read: read}
 	fields := make(orderedGroup, 0, sc.NumFields())
 	for _, f := range sc.Fields() {
 		n, node, err := pw.node(f, 0, 0)
@@ -117,6 +118,9 @@ func (pw *parquetWriter) node(f arrow.Field, def, rep int) (*pqNode, parquet.Nod
 		if err != nil {
 			return nil, nil, err
 		}
+		if pw.isUUID(f) {
+			leaf = parquet.UUID()
+		}
 		node = leaf
 		n.leaf = pw.nleaf
 		pw.nleaf++
@@ -133,6 +137,25 @@ func (pw *parquetWriter) node(f arrow.Field, def, rep int) (*pqNode, parquet.Nod
 		}
 	}
 	return n, node, nil
+}
+
+// isUUID reports whether f, a fixed_size_binary(16) in Arrow, is a uuid
+// field of the read schema (by its field id): it is written with the UUID
+// logical type.
+func (pw *parquetWriter) isUUID(f arrow.Field) bool {
+	if t, ok := f.Type.(*arrow.FixedSizeBinaryType); !ok || t.ByteWidth != 16 || pw.read == nil {
+		return false
+	}
+	v, ok := f.Metadata.GetValue(schema.FieldIDKey)
+	if !ok {
+		return false
+	}
+	id, err := strconv.Atoi(v)
+	if err != nil {
+		return false
+	}
+	g := pw.read.FindByID(id)
+	return g != nil && g.Type.Kind() == schema.KindUUID
 }
 
 // leafNode is the Parquet type of a primitive Arrow field: timestamps keep

@@ -30,6 +30,7 @@ func TestFormatParquet(t *testing.T) {
 		{"paimon_orders", []string{filepath.Join(repo, "testdata", "paimon_orders"), "--raw"}},
 		{"paimon ts precision and zones", []string{filepath.Join(real, "paimon-cpp", "test", "test_data", "parquet", "append_with_multiple_ts_precision_and_timezone.db", "append_with_multiple_ts_precision_and_timezone")}},
 		{"impala complex types (structs, lists, maps)", []string{filepath.Join(real, "impala", "testdata", "data", "iceberg_test", "hadoop_catalog", "ice", "complextypestbl_iceberg_orc")}},
+		{"duckdb uuid (the UUID logical type)", []string{filepath.Join(real, "duckdb-iceberg", "data", "persistent", "uuid")}},
 	}
 	for _, tb := range tables {
 		t.Run(tb.name, func(t *testing.T) {
