@@ -518,6 +518,9 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		return FilePruning{}, fmt.Errorf("%s: %w", f.Path, err)
 	}
 	defer closeFn()
+	if o.format == "" {
+		o.format = f.Format // a merge task's options name none: this file's
+	}
 	dec, _, err := openDecoder(r, size, o)
 	if err != nil {
 		return FilePruning{}, withFile(f.Path, err)

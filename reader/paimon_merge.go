@@ -151,7 +151,7 @@ func (r *fileRun) Next() (arrow.RecordBatch, error) {
 				return nil, fmt.Errorf("%s: %w", f.Path, err)
 			}
 			o := r.opts
-			o.Name, o.WriterSchema = f.Path, f.FileSchema
+			o.Name, o.WriterSchema, o.format = f.Path, f.FileSchema, f.Format
 			dec, _, err := openDecoder(file, file.Size(), o)
 			if err != nil {
 				file.Close()

@@ -652,6 +652,9 @@ func (t *Table) Plan(ctx context.Context, i int) (*project.Plan, error) {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
 	defer closeFn()
+	if o.format == "" {
+		o.format = f.Format // a merge task's options name none: this file's
+	}
 	return Plan(r, size, o)
 }
 

@@ -289,3 +289,21 @@ func TestCatGarbageFileOfItsFormat(t *testing.T) {
 		t.Errorf("garbage equality delete file: code %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCatGarbageFileInMergeSection: a garbage data file inside a Paimon
+// merge section (its manifest names it PARQUET) is corrupt for cat, files
+// and plan alike (exit 3, reader.ErrNotItsFormat), not of an unknown
+// format (exit 4).
+func TestCatGarbageFileInMergeSection(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "paimon_orders")
+	copyTree(t, filepath.Join("..", "..", "testdata", "paimon_orders"), dir)
+	if err := os.WriteFile(filepath.Join(dir, "bucket-3", "data-00000000-0000-0000-0000-000000000013-0.parquet"), []byte("\xdc8\xd8\x84 not a Parquet file at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, verb := range []string{"cat", "files", "plan"} {
+		_, errOut, code := runCLI(t, verb, dir)
+		if code != exitCorrupt || !strings.Contains(errOut, "data-00000000-0000-0000-0000-000000000013-0.parquet: reader: file is not in the format its table names") {
+			t.Errorf("%s: code %d, stderr %q", verb, code, errOut)
+		}
+	}
+}
