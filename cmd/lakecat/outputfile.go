@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // outputUsage is the help of --output, on every verb that prints rows.
@@ -23,12 +25,20 @@ func withOutput(f *factory, path string, run func(*factory) error) error {
 	if path == "-" {
 		return run(f)
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	st, err := os.Stat(path)
+	if err == nil && st.IsDir() {
 		return usageError{fmt.Errorf("--output %s is a folder; want a file", path)}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := createOutputTemp(path)
 	if err != nil {
 		return fmt.Errorf("--output: %w", err)
+	}
+	if st != nil && st.Mode().IsRegular() {
+		// Replacing FILE keeps its mode, as writing into it would.
+		if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+			tmp.Close()
+			return errors.Join(fmt.Errorf("--output: %w", err), removeQuiet(tmp.Name()))
+		}
 	}
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	g := *f
@@ -52,6 +62,21 @@ func withOutput(f *factory, path string, run func(*factory) error) error {
 		return errors.Join(err, removeQuiet(tmp.Name()))
 	}
 	return nil
+}
+
+// createOutputTemp creates a new temporary file beside path with mode
+// 0666 less the umask, the mode a shell redirect gives a new file
+// (os.CreateTemp would give 0600).
+func createOutputTemp(path string) (*os.File, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for range 100 {
+		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("no free temporary name beside %s", path)
 }
 
 // removeQuiet removes a temporary file; a file already gone is no error.
