@@ -256,9 +256,10 @@ const MaxTableMetadataBytes = 64 << 20
 // ParseTableMetadata decodes an Iceberg table metadata JSON file of format
 // version 1, 2 or 3. Keys it does not decode are kept in Extra. Errors match
 // [ErrInvalidSchema] and name the key concerned; an unsupported format version
-// is an error too, and so is data over [MaxTableMetadataBytes], more than
-// 2^19 snapshots, or more than 2^16 entries in one snapshot summary or in
-// "properties".
+// is an error too, and so is a current-snapshot-id (other than -1 or null)
+// that names no snapshot of "snapshots", data over [MaxTableMetadataBytes],
+// more than 2^19 snapshots, or more than 2^16 entries in one snapshot
+// summary or in "properties".
 func ParseTableMetadata(data []byte) (*TableMetadata, error) {
 	if len(data) > MaxTableMetadataBytes {
 		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("%d bytes, over the %d-byte cap for table metadata", len(data), MaxTableMetadataBytes)}
@@ -428,6 +429,12 @@ func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[stri
 		if err := streamed(key); err != nil {
 			return nil, err
 		}
+	}
+	// A current snapshot id not in "snapshots" would read as an empty
+	// table; Iceberg Java refuses such metadata too ("Cannot find current
+	// snapshot"). -1 and null, no current snapshot, stay valid.
+	if m.CurrentSnapshotID != nil && m.SnapshotByID(*m.CurrentSnapshotID) == nil {
+		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-snapshot-id %d names no snapshot", *m.CurrentSnapshotID)}
 	}
 	for k, raw := range obj {
 		m.Extra[k] = raw

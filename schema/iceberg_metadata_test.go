@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lakecat/lakecat"
 )
 
 // realMetadata pins, for every Iceberg table metadata JSON under
@@ -398,5 +400,28 @@ func TestJSONValueCompare(t *testing.T) {
 		if reflect.DeepEqual(a, jsonValue(t, []byte(o))) {
 			t.Fatalf("%s compares equal", o)
 		}
+	}
+}
+
+// TestCurrentSnapshotNotInSnapshots: a current-snapshot-id that names no
+// snapshot of "snapshots" is invalid metadata naming the id (it read as an
+// empty table); -1 and null, no current snapshot, stay valid.
+func TestCurrentSnapshotNotInSnapshots(t *testing.T) {
+	base := `{"format-version":2,"table-uuid":"u","location":"l","last-sequence-number":1,"last-updated-ms":1,"last-column-id":1,"current-schema-id":0,` +
+		`"schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"a","required":false,"type":"int"}]}],` +
+		`"default-spec-id":0,"partition-specs":[{"spec-id":0,"fields":[]}],"last-partition-id":999,` +
+		`"snapshots":[{"snapshot-id":5,"sequence-number":1,"timestamp-ms":1,"manifest-list":"m.avro","summary":{"operation":"append"}}],`
+	for _, cur := range []string{"5", "-1", "null"} {
+		m, err := ParseTableMetadata([]byte(base + `"current-snapshot-id":` + cur + `}`))
+		if err != nil {
+			t.Fatalf("current-snapshot-id %s: %v", cur, err)
+		}
+		if got := m.CurrentSnapshot(); (got != nil) != (cur == "5") {
+			t.Errorf("current-snapshot-id %s: CurrentSnapshot %v", cur, got)
+		}
+	}
+	_, err := ParseTableMetadata([]byte(base + `"current-snapshot-id":6}`))
+	if !errors.Is(err, ErrInvalidSchema) || !errors.Is(err, lakecat.ErrCorrupt) || !strings.Contains(err.Error(), "current-snapshot-id 6 names no snapshot") {
+		t.Fatalf("error %v, want ErrInvalidSchema naming current-snapshot-id 6", err)
 	}
 }

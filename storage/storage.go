@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/osfile"
 )
 
@@ -126,7 +127,15 @@ func (OSFS) List(ctx context.Context, dir string) ([]string, error) {
 // a test: storage knows no formats).
 const MaxMetadataBytes = 64 << 20
 
-// ReadFile reads a whole metadata file of at most [MaxMetadataBytes].
+// ErrMetadataTooLarge is matched by the error for a metadata file over
+// [MaxMetadataBytes]: class lakecat.ErrCorrupt, as a file whose lengths ask
+// for more than a cap is corrupt (README "Limits"), and as a gzip-compressed
+// Iceberg metadata file that inflates past the cap is.
+var ErrMetadataTooLarge = lakecat.NewSentinel(lakecat.ErrCorrupt, "storage: metadata file over its size cap")
+
+// ReadFile reads a whole metadata file of at most [MaxMetadataBytes]. A
+// larger file gives an error naming it and its size that matches
+// [ErrMetadataTooLarge].
 func ReadFile(ctx context.Context, fsys FS, path string) ([]byte, error) {
 	f, err := fsys.Open(ctx, path)
 	if err != nil {
@@ -135,7 +144,7 @@ func ReadFile(ctx context.Context, fsys FS, path string) ([]byte, error) {
 	defer f.Close()
 	n := f.Size()
 	if n < 0 || n > MaxMetadataBytes {
-		return nil, fmt.Errorf("%s: size %d bytes is over the %d-byte cap for metadata files", path, n, MaxMetadataBytes)
+		return nil, fmt.Errorf("%s: %w: size %d bytes is over the %d-byte cap for metadata files", path, ErrMetadataTooLarge, n, MaxMetadataBytes)
 	}
 	buf := make([]byte, n)
 	if _, err := f.ReadAt(buf, 0); err != nil && err != io.EOF {

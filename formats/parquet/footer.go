@@ -39,21 +39,25 @@ type schemaElement struct {
 	LogicalType    thrift.Null[format.LogicalType]         `thrift:"10,optional"`
 }
 
-// rowGroupMeta is the part of a RowGroup this package reads itself.
+// rowGroupMeta is the part of a RowGroup this package reads itself. The
+// fields parquet.thrift declares required are tagged required, so that the
+// thrift decoder refuses a footer without them (a flipped byte can turn a
+// field header into another field id) instead of reading zeros.
 type rowGroupMeta struct {
-	Columns             []columnChunk `thrift:"1,optional"`
-	TotalByteSize       int64         `thrift:"2,optional"`
-	NumRows             int64         `thrift:"3,optional"`
+	Columns             []columnChunk `thrift:"1,required"`
+	TotalByteSize       int64         `thrift:"2,required"`
+	NumRows             int64         `thrift:"3,required"`
 	TotalCompressedSize int64         `thrift:"6,optional"`
 }
 
 // fileMetaData is the part of FileMetaData this package reads itself; the
-// column chunk metadata is left to parquet-go when pages are read.
+// column chunk metadata is left to parquet-go when pages are read. Required
+// fields are tagged as in parquet.thrift (see [rowGroupMeta]).
 type fileMetaData struct {
-	Version   int32           `thrift:"1,optional"`
-	Schema    []schemaElement `thrift:"2,optional"`
-	NumRows   int64           `thrift:"3,optional"`
-	RowGroups []rowGroupMeta  `thrift:"4,optional"`
+	Version   int32           `thrift:"1,required"`
+	Schema    []schemaElement `thrift:"2,required"`
+	NumRows   int64           `thrift:"3,required"`
+	RowGroups []rowGroupMeta  `thrift:"4,required"`
 	CreatedBy string          `thrift:"6,optional"`
 }
 
@@ -107,8 +111,11 @@ type File struct {
 //
 // Errors: a file shorter than 12 bytes, a wrong magic, a footer length that
 // does not fit in the file, a footer whose thrift lengths do not fit in it
-// or that nests deeper than 64, or an undecodable footer or schema give an
-// error matching [ErrCorrupt]; an encrypted footer, or one whose decoded
+// or that nests deeper than 64, a footer without a field parquet.thrift
+// declares required (FileMetaData, RowGroup, ColumnChunk, ColumnMetaData), a
+// nonzero FileMetaData.num_rows other than the sum of the row groups'
+// num_rows, or an undecodable footer or schema give an error matching
+// [ErrCorrupt]; an encrypted footer, or one whose decoded
 // size is estimated above 1 GiB, gives [ErrUnsupported].
 func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	var c config
@@ -157,14 +164,18 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if err := decodeFooter(buf, &f.meta); err != nil {
 		return nil, corruptf(c.name, footerOff, "footer", "%v", err)
 	}
-	// The row count is the sum over the row groups: some writers leave the
-	// file-level num_rows 0 (parquet-testing's repeated_no_annotation).
+	// The row count is the sum over the row groups, and a file-level
+	// num_rows that differs from it marks a corrupt footer, except 0: some
+	// writers leave it 0 (parquet-testing's repeated_no_annotation).
 	var rows int64
 	for i, rg := range f.meta.RowGroups {
 		if rg.NumRows < 0 || rows+rg.NumRows < rows {
 			return nil, corruptf(c.name, footerOff, "footer", "row group %d has %d rows", i, rg.NumRows)
 		}
 		rows += rg.NumRows
+	}
+	if f.meta.NumRows != rows && f.meta.NumRows != 0 {
+		return nil, corruptf(c.name, footerOff, "footer", "row groups hold %d rows, FileMetaData.num_rows says %d", rows, f.meta.NumRows)
 	}
 	f.numRows = rows
 	if err := f.buildSchema(); err != nil {

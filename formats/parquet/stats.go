@@ -11,15 +11,25 @@ import (
 )
 
 // columnChunk is the part of a ColumnChunk (parquet.thrift) the statistics
-// come from.
+// come from, with its required file_offset (read only to be required).
 type columnChunk struct {
-	MetaData columnMetaData `thrift:"3,optional"`
+	FileOffset int64          `thrift:"2,required"`
+	MetaData   columnMetaData `thrift:"3,optional"`
 }
 
-// columnMetaData is the part of ColumnMetaData the statistics come from.
+// columnMetaData is the part of ColumnMetaData the statistics come from,
+// with the fields parquet.thrift declares required tagged required, so that
+// the footer decode refuses a column chunk without them.
 type columnMetaData struct {
-	TotalCompressedSize int64      `thrift:"7,optional"`
-	Statistics          statistics `thrift:"12,optional"`
+	Type                  int32      `thrift:"1,required"`
+	Encodings             []int32    `thrift:"2,required"`
+	PathInSchema          []string   `thrift:"3,required"`
+	Codec                 int32      `thrift:"4,required"`
+	NumValues             int64      `thrift:"5,required"`
+	TotalUncompressedSize int64      `thrift:"6,required"`
+	TotalCompressedSize   int64      `thrift:"7,required"`
+	DataPageOffset        int64      `thrift:"9,required"`
+	Statistics            statistics `thrift:"12,optional"`
 }
 
 // statistics mirrors Statistics (parquet.thrift) with a nullable null_count,

@@ -87,7 +87,8 @@ func FromMetadata(fsys storage.FS, metadataPath string, md *Metadata) *Table {
 // [storage.MaxMetadataBytes]. The file is decoded as it is read, in reads of
 // at most 8 MiB (one read for a smaller file), and never held whole (see
 // [schema.DecodeTableMetadata]). Errors name the file; a file that does not
-// parse or gunzip matches schema.ErrInvalidSchema (class lakecat.ErrCorrupt);
+// parse or gunzip matches schema.ErrInvalidSchema (class lakecat.ErrCorrupt),
+// a file over the cap [storage.ErrMetadataTooLarge] (the same class);
 // a failed read is returned as the storage reported it.
 func ReadMetadata(ctx context.Context, fsys storage.FS, path string) (*Metadata, error) {
 	f, err := fsys.Open(ctx, path)
@@ -97,7 +98,7 @@ func ReadMetadata(ctx context.Context, fsys storage.FS, path string) (*Metadata,
 	defer f.Close()
 	n := f.Size()
 	if n < 0 || n > storage.MaxMetadataBytes {
-		return nil, fmt.Errorf("iceberg: %s: size %d bytes is over the %d-byte cap for metadata files", path, n, storage.MaxMetadataBytes)
+		return nil, fmt.Errorf("iceberg: %s: %w: size %d bytes is over the %d-byte cap for metadata files", path, storage.ErrMetadataTooLarge, n, storage.MaxMetadataBytes)
 	}
 	file := &readErr{r: io.NewSectionReader(f, 0, n)}
 	br := bufio.NewReaderSize(file, int(min(max(n, 16), metadataReadBytes)))
