@@ -40,6 +40,13 @@ const (
 	rowsRead
 	rowsSelected
 	manifestsSkipped
+	// ORC (orc_prune.go).
+	stripesRead
+	stripesSkipped
+	bytesSkippedStripes
+	orcRowGroupsRead
+	orcRowGroupsSkipped
+	orcBloomSkipped
 	numCounters
 )
 
@@ -53,8 +60,9 @@ type ScanCounts struct {
 	// count them.
 	FilesRead, FilesSkipped int64
 	// RowGroupsRead and RowGroupsSkipped count Parquet row groups decoded
-	// and ruled out by their statistics (ORC stripes and Avro files count
-	// as one group each, never skipped).
+	// and ruled out by their statistics (an Avro file counts as one group,
+	// never skipped; an ORC file ruled out by the columns it lacks as one
+	// group skipped).
 	RowGroupsRead, RowGroupsSkipped int64
 	// BytesSkippedFiles is the size of the files skipped, in bytes (as the
 	// metadata states it); BytesSkippedRowGroups the compressed size of the
@@ -68,6 +76,17 @@ type ScanCounts struct {
 	// (when the list counts them) are among FilesSkipped, their bytes
 	// (unknown) not among BytesSkippedFiles.
 	ManifestsSkipped int64
+
+	// StripesRead and StripesSkipped count the ORC stripes decoded and
+	// those ruled out by their stripe statistics (the metadata section);
+	// BytesSkippedStripes is the size of the stripes skipped.
+	StripesRead, StripesSkipped, BytesSkippedStripes int64
+	// OrcRowGroupsRead and OrcRowGroupsSkipped count the row groups of the
+	// ORC row index (rowIndexStride rows each, 10,000 by default) within
+	// the stripes read, read and ruled out by their index statistics or
+	// bloom filters; OrcBloomSkipped counts those of the skipped that
+	// only a bloom filter ruled out.
+	OrcRowGroupsRead, OrcRowGroupsSkipped, OrcBloomSkipped int64
 }
 
 // Counts returns the counters.
@@ -81,6 +100,8 @@ func (s *ScanStats) Counts() ScanCounts {
 		BytesSkippedFiles: s.c[bytesSkippedFiles].Load(), BytesSkippedRowGroups: s.c[bytesSkippedRowGroups].Load(),
 		RowsRead: s.c[rowsRead].Load(), RowsSelected: s.c[rowsSelected].Load(),
 		ManifestsSkipped: s.c[manifestsSkipped].Load(),
+		StripesRead:      s.c[stripesRead].Load(), StripesSkipped: s.c[stripesSkipped].Load(), BytesSkippedStripes: s.c[bytesSkippedStripes].Load(),
+		OrcRowGroupsRead: s.c[orcRowGroupsRead].Load(), OrcRowGroupsSkipped: s.c[orcRowGroupsSkipped].Load(), OrcBloomSkipped: s.c[orcBloomSkipped].Load(),
 	}
 }
 
@@ -463,11 +484,12 @@ type FilePruning struct {
 	// MayMatch is false when no row of the file can match.
 	MayMatch bool
 	// Reason says why the file or some of its row groups are skipped:
-	// "partition values", "columns the file lacks", "row group statistics";
+	// "partition values", "columns the file lacks", "row group statistics",
+	// "stripe statistics";
 	// "" when nothing is skipped.
 	Reason string
-	// RowGroups and RowGroupsKept count the file's row groups (Parquet;
-	// 1 for ORC and Avro) and those that may match.
+	// RowGroups and RowGroupsKept count the file's row groups (Parquet),
+	// stripes (ORC; 1 for Avro) and those that may match.
 	RowGroups, RowGroupsKept int
 	// BytesSkipped is the compressed size of the row groups skipped, or
 	// the file's size when the file is ruled out whole without its row
@@ -538,9 +560,12 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	}
 	defer p.Release()
 	lacking := !lackingMayMatch(t.filter, dec, p, o)
+	if od, ok := dec.(orcDecoder); ok && stripeRangeValid(od.File, o) {
+		return orcPruning(od.File, t.filter, p, o, lacking), nil
+	}
 	pd, ok := dec.(parquetDecoder)
 	if !ok {
-		// ORC and Avro: the file is one group, read or skipped whole.
+		// Avro: the file is one group, read or skipped whole.
 		if lacking {
 			return FilePruning{Reason: "columns the file lacks", RowGroups: 1, BytesSkipped: size}, nil
 		}

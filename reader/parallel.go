@@ -256,12 +256,18 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 		if opts.firstRowGroup > 0 || opts.rowGroups > 0 || d.NumStripes() < 2 {
 			return nil
 		}
-		if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
-			return nil
-		}
-		groups := make([]int, d.NumStripes())
-		for i := range groups {
-			groups[i] = i
+		var groups []int
+		if filter != nil {
+			src := newOrcFilteredSource(d.File, filter, p, opts, n, mem)
+			if len(src.kept) < 2 {
+				return src
+			}
+			groups = src.kept
+		} else {
+			groups = make([]int, d.NumStripes())
+			for i := range groups {
+				groups[i] = i
+			}
 		}
 		starts := rowStarts(d.NumStripes(), d.StripeRows)
 		return newGroupsSource(ctx, groups, opts.Workers, budget,

@@ -214,6 +214,12 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 		case emptySource:
 			opts.Stats.add(filesSkipped, 1)
 			opts.Stats.add(bytesSkippedFiles, size)
+		case *stripesSource:
+			if len(src.kept) == 0 {
+				opts.Stats.add(filesSkipped, 1)
+			} else {
+				opts.Stats.add(filesRead, 1)
+			}
 		case *rowGroupsSource:
 			if len(src.kept) == 0 {
 				opts.Stats.add(filesSkipped, 1)
@@ -291,8 +297,10 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 	} else if pd, ok := dec.(parquetDecoder); ok && filter != nil {
 		g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
 		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)}
+	} else if od, ok := dec.(orcDecoder); ok && filter != nil && stripeRangeValid(od.File, opts) {
+		src = newOrcFilteredSource(od.File, filter, p, opts, n, mem)
 	} else if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
-		// ORC and Avro: the columns the file lacks rule it out.
+		// Avro: the columns the file lacks rule it out.
 		src = emptySource{}
 		opts.Stats.add(rowGroupsSkipped, 1)
 	} else if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
@@ -311,7 +319,7 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		p.Release()
 		return nil, err
 	}
-	if _, ok := dec.(parquetDecoder); !ok && filter != nil {
+	if _, ok := dec.(avroDecoder); ok && filter != nil {
 		if _, empty := src.(emptySource); !empty {
 			opts.Stats.add(rowGroupsRead, 1)
 		}
