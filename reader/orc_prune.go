@@ -28,6 +28,8 @@ type stripeFilter struct {
 	topLevel     map[int]bool
 	constants    map[int]any
 	posID        int
+	starts       []int64         // file row of each stripe's first row
+	indexed      []*schema.Field // the file fields the filter reads, for the row index
 }
 
 func newStripeFilter(of *orc.File, filter *expr.Bound, resolved, read *schema.Schema, constants map[int]any, posID int) *stripeFilter {
@@ -35,8 +37,15 @@ func newStripeFilter(of *orc.File, filter *expr.Bound, resolved, read *schema.Sc
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	return &stripeFilter{file: of, filter: filter, readByID: idIndex(read), resolvedByID: idIndex(resolved),
-		fields: fileFields(resolved, of.Schema()), topLevel: top, constants: constants, posID: posID}
+	g := &stripeFilter{file: of, filter: filter, readByID: idIndex(read), resolvedByID: idIndex(resolved),
+		fields: fileFields(resolved, of.Schema()), topLevel: top, constants: constants, posID: posID,
+		starts: rowStarts(of.NumStripes(), of.StripeRows)}
+	for _, id := range filter.FieldIDs() {
+		if ff := g.fields[id]; ff != nil && g.resolvedByID[id] != nil {
+			g.indexed = append(g.indexed, ff)
+		}
+	}
+	return g
 }
 
 // mayMatch evaluates the filter on a unit of rows rows whose column
@@ -107,13 +116,14 @@ func (g *stripeFilter) keptStripes(first, count int, stats *ScanStats) []int {
 // row of the last batch's first row.
 type stripesSource struct {
 	file  *orc.File
+	g     *stripeFilter // decides the row groups of each stripe
+	stats *ScanStats
 	proj  *schema.Schema
 	n     int
 	mem   memory.Allocator
 	kept  []int // ascending
 	cur   *orc.BatchReader
-	start int64 // file row of the next batch's first row
-	last  int64
+	last  int64 // file row of the last batch's first row
 }
 
 func (s *stripesSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -127,15 +137,18 @@ func (s *stripesSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				count++
 			}
 			s.kept = s.kept[count:]
-			var before int64
-			for i := 0; i < first; i++ {
-				before += s.file.StripeRows(i)
+			var skip []orc.RowRange
+			if s.g != nil {
+				var err error
+				if skip, err = s.g.rowGroupSkips(first, count, s.stats); err != nil {
+					return nil, err
+				}
 			}
-			br, err := s.file.NewBatchReader(s.proj, orc.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstStripe: first, Stripes: count})
+			br, err := s.file.NewBatchReader(s.proj, orc.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstStripe: first, Stripes: count, Skip: skip})
 			if err != nil {
 				return nil, err
 			}
-			s.cur, s.start = br, before
+			s.cur = br
 		}
 		b, err := s.cur.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -146,8 +159,7 @@ func (s *stripesSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.last = s.start
-		s.start += b.NumRows()
+		s.last = s.cur.BatchStart()
 		return b, nil
 	}
 }
@@ -175,7 +187,7 @@ func stripeRangeValid(of *orc.File, opts Options) bool {
 func newOrcFilteredSource(of *orc.File, filter *expr.Bound, p *project.Plan, opts Options, n int, mem memory.Allocator) *stripesSource {
 	g := newStripeFilter(of, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
 	kept := g.keptStripes(opts.firstRowGroup, opts.rowGroups, opts.Stats)
-	return &stripesSource{file: of, proj: p.FileProjection(), n: n, mem: mem, kept: kept}
+	return &stripesSource{file: of, g: g, stats: opts.Stats, proj: p.FileProjection(), n: n, mem: mem, kept: kept}
 }
 
 // orcPruning is [Table.Prune] for an ORC file: its stripes ruled out by
@@ -194,4 +206,139 @@ func orcPruning(of *orc.File, filter *expr.Bound, p *project.Plan, o Options, la
 		out.Reason = "stripe statistics"
 	}
 	return out
+}
+
+// rowGroupSkips returns the file rows of stripes [first, first+count) that
+// the row index rules out: the row groups whose index statistics, or else
+// whose bloom filters (for = and IN), cannot match, counting the row
+// groups read and skipped. Without a row index, or when the filter reads
+// no column the file has, it skips nothing. The index is read as each run
+// of stripes is reached, so a stripe all of whose row groups are skipped
+// still counts as a stripe read.
+func (g *stripeFilter) rowGroupSkips(first, count int, stats *ScanStats) ([]orc.RowRange, error) {
+	if g.file.RowIndexStride() <= 0 || len(g.indexed) == 0 {
+		return nil, nil
+	}
+	var out []orc.RowRange
+	for i := first; i < first+count; i++ {
+		x, err := g.file.ReadRowIndex(i, g.indexed)
+		if err != nil {
+			return nil, err
+		}
+		for rg := 0; rg < x.NumRowGroups(); rg++ {
+			start, rows := x.RowGroupRows(rg)
+			keep := g.mayMatch(rows, func(ff *schema.Field) (orc.ColumnStats, bool) { return x.Stats(rg, ff) })
+			bloom := false
+			if keep && !g.bloomMayMatch(x, rg) {
+				keep, bloom = false, true
+			}
+			if keep {
+				stats.add(orcRowGroupsRead, 1)
+				continue
+			}
+			stats.add(orcRowGroupsSkipped, 1)
+			if bloom {
+				stats.add(orcBloomSkipped, 1)
+			}
+			r := orc.RowRange{Start: g.starts[i] + start, End: g.starts[i] + start + rows}
+			if n := len(out); n > 0 && out[n-1].End == r.Start {
+				out[n-1].End = r.End
+			} else {
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
+}
+
+// bloomMayMatch evaluates the = and IN predicates of the filter on row
+// group rg's bloom filters; every other predicate may match.
+func (g *stripeFilter) bloomMayMatch(x *orc.RowIndex, rg int) bool {
+	return g.filter.MayMatchLeaves(func(id int, op expr.Op, values []any) (bool, bool) {
+		if op != expr.Eq && op != expr.In {
+			return true, false
+		}
+		ff, rf := g.fields[id], g.readByID[id]
+		if ff == nil || rf == nil || g.resolvedByID[id] == nil {
+			return true, false
+		}
+		for _, v := range values {
+			fv, ok := fileValue(v, ff.Type)
+			if !ok {
+				return true, false
+			}
+			may, known := x.MayContain(rg, ff, fv)
+			if !known {
+				return true, false
+			}
+			if may {
+				return true, true
+			}
+		}
+		return false, true
+	})
+}
+
+// fileValue converts a literal in the Go form of the read type to the Go
+// form of the file's type t, for the bloom filters: an integer to a
+// narrower integer it fits, a double to a float it equals, a string as is.
+// false means it cannot be converted exactly.
+func fileValue(v any, t schema.Type) (any, bool) {
+	pt, ok := t.(schema.PrimitiveType)
+	if !ok {
+		return nil, false
+	}
+	var i int64
+	isInt := true
+	switch x := v.(type) {
+	case int8:
+		i = int64(x)
+	case int16:
+		i = int64(x)
+	case int32:
+		i = int64(x)
+	case int64:
+		i = x
+	default:
+		isInt = false
+	}
+	switch pt.K {
+	case schema.KindTinyInt:
+		if isInt && i == int64(int8(i)) {
+			return int8(i), true
+		}
+	case schema.KindSmallInt:
+		if isInt && i == int64(int16(i)) {
+			return int16(i), true
+		}
+	case schema.KindInt:
+		if isInt && i == int64(int32(i)) {
+			return int32(i), true
+		}
+	case schema.KindLong:
+		if isInt {
+			return i, true
+		}
+	case schema.KindFloat:
+		switch x := v.(type) {
+		case float32:
+			return x, true
+		case float64:
+			if float64(float32(x)) == x {
+				return float32(x), true
+			}
+		}
+	case schema.KindDouble:
+		switch x := v.(type) {
+		case float32:
+			return float64(x), true
+		case float64:
+			return x, true
+		}
+	case schema.KindString, schema.KindVarchar:
+		if s, ok := v.(string); ok {
+			return s, true
+		}
+	}
+	return nil, false
 }
