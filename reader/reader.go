@@ -65,8 +65,11 @@ type Options struct {
 	// Filter keeps only the rows it selects (nil: every row). It is bound
 	// to the read schema by field id ([expr.Bind]); a Parquet file's row
 	// groups whose statistics, or whose constants for the fields the file
-	// lacks, rule every row out are not decoded, and the rows of the rest
-	// are filtered exactly (the residual filter, applied last). Binding
+	// lacks, rule every row out are not decoded, nor are an ORC file's
+	// stripes ruled out so by their stripe statistics; an ORC stripe's row
+	// groups ruled out by the row index or bloom filters are decoded and
+	// dropped. The rows of the rest are filtered exactly (the residual
+	// filter, applied last). Binding
 	// errors are [expr.ErrUnknownColumn] and [expr.ErrType].
 	Filter expr.Expr
 	// Stats, when set, counts the row groups and rows read and skipped; it
