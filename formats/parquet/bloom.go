@@ -187,8 +187,12 @@ func (b *BloomFilter) plain(v any, dst []byte) (key []byte, ok, absent bool) {
 	if v == nil || b.conv == nil {
 		return nil, false, false
 	}
-	le32 := func(x int32) ([]byte, bool, bool) { return binary.LittleEndian.AppendUint32(dst, uint32(x)), true, false }
-	le64 := func(x int64) ([]byte, bool, bool) { return binary.LittleEndian.AppendUint64(dst, uint64(x)), true, false }
+	le32 := func(x int32) ([]byte, bool, bool) {
+		return binary.LittleEndian.AppendUint32(dst, uint32(x)), true, false
+	}
+	le64 := func(x int64) ([]byte, bool, bool) {
+		return binary.LittleEndian.AppendUint64(dst, uint64(x)), true, false
+	}
 	int32In := func(x, lo, hi int64) ([]byte, bool, bool) {
 		if x < lo || x > hi {
 			return nil, false, true
