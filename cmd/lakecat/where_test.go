@@ -139,13 +139,28 @@ func TestCatStatsORC(t *testing.T) {
 	dir := testutil.RealDir(t, "apache-orc", "examples")
 	for _, c := range []struct{ file, where, out, stats string }{
 		{"TestOrcFile.testPredicatePushdown.orc", "int1 = 300300", `{"int1":300300,"string1":"271a"}` + "\n",
-			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 0; rows 1000 decoded, 1 kept; stripes 1 read, 0 skipped; orc row groups 1 read, 3 skipped (0 by bloom filters)\n"},
+			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 0; rows 1000 decoded, 1 kept; row groups skipped by bloom filters 0; stripes 1 read, 0 skipped; orc row groups 1 read, 3 skipped (0 by bloom filters)\n"},
 		{"TestOrcFile.testStripeLevelStats.orc", "int1 = 3 and string1 = 'three'", strings.Repeat(`{"int1":3,"string1":"three"}`+"\n", 1000),
-			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 415; rows 1000 decoded, 1000 kept; stripes 1 read, 2 skipped; orc row groups 1 read, 0 skipped (0 by bloom filters)\n"},
+			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 415; rows 1000 decoded, 1000 kept; row groups skipped by bloom filters 0; stripes 1 read, 2 skipped; orc row groups 1 read, 0 skipped (0 by bloom filters)\n"},
 	} {
 		out, errOut, code := runCLI(t, "cat", filepath.Join(dir, c.file), "--where", c.where, "--stats", "--format", "jsonl")
 		if code != exitOK || out != c.out || errOut != c.stats {
 			t.Errorf("%s --where %q: exit %d\n%.300s\nstderr %s\nwant %s", c.file, c.where, code, out, errOut, c.stats)
+		}
+	}
+}
+
+// TestCatWhereBloom: cat --stats counts the row groups a bloom filter
+// skipped (parquet-testing's file written by parquet-rs, one row group).
+func TestCatWhereBloom(t *testing.T) {
+	file := filepath.Join(testutil.RealDir(t), "parquet-testing", "data", "data_index_bloom_encoding_with_length.parquet")
+	for _, c := range []struct{ where, out, stats string }{
+		{"String in ('b', 'zzz')", "", "lakecat: filter: files 0 read, 1 skipped; row groups 0 read, 1 skipped; bytes skipped 199; rows 0 decoded, 0 kept; row groups skipped by bloom filters 1\n"},
+		{"String in ('dog', 'zzz')", `{"String":"dog"}` + "\n", "lakecat: filter: files 1 read, 0 skipped; row groups 1 read, 0 skipped; bytes skipped 0; rows 14 decoded, 1 kept; row groups skipped by bloom filters 0\n"},
+	} {
+		out, errOut, code := runCLI(t, "cat", file, "--where", c.where, "--stats", "--format", "jsonl")
+		if code != exitOK || out != c.out || errOut != c.stats {
+			t.Errorf("--where %q: exit %d\nstdout %q\nstderr %q\nwant %q and %q", c.where, code, out, errOut, c.out, c.stats)
 		}
 	}
 }
