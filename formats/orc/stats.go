@@ -232,8 +232,8 @@ func decodeColumnStats(b []byte, n *node, rows int64) (ColumnStats, bool) {
 	if m.hasNullSet && m.hasValues && m.values <= uint64(rows) {
 		switch {
 		case !m.hasNull:
-			// Values of a column inside a struct that is null count as
-			// nulls of the column only when numberOfValues says so.
+			// Fewer values than rows without a null: a column inside a
+			// struct that is null in some rows, which read as null.
 			if int64(m.values) == rows {
 				cs.Nulls = 0
 			}
