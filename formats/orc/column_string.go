@@ -122,7 +122,7 @@ func (c *stringColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	}
 	offBuf := newBuffer(c.mem, 4*(n+1))
 	offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
-	dataBuf := newBuffer(c.mem, int(total))
+	dataBuf := newBuffer(c.dataMem, int(total))
 	out := dataBuf.Bytes()
 	offs[0] = 0
 	var pos int32
@@ -153,7 +153,7 @@ func (c *stringColumn) copyDict(out []byte, k int) {
 
 func (c *stringColumn) nextFixed(n, k int, valid []byte) (arrow.ArrayData, error) {
 	w := c.fixed
-	buf := newBuffer(c.mem, n*w)
+	buf := newBuffer(c.dataMem, n*w)
 	out := buf.Bytes()
 	j := 0
 	for i := range n {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -132,7 +133,8 @@ type BatchOptions struct {
 // Arrow record batches.
 type BatchReader struct {
 	f      *File
-	mem    memory.Allocator
+	mem    memory.Allocator // pool
+	pool   *recycle.Pool    // buffers of released batches are reused
 	rows   int
 	schema *arrow.Schema
 	cols   []column
@@ -179,7 +181,8 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	br := &BatchReader{f: f, mem: mem, rows: rows, schema: schema.ToArrowSchema(proj), stripe: opts.FirstStripe, end: end,
+	pool := recycle.New(mem, 0)
+	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), stripe: opts.FirstStripe, end: end,
 		needed: map[int]bool{}, zones: map[string]*time.Location{}, bufs: map[uint64]*stream{},
 		dec: &decompressor{kind: f.tail.dec.kind, blockSize: f.tail.dec.blockSize}}
 	var top []*node
@@ -200,6 +203,9 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		}
 		br.cols = append(br.cols, c)
 	}
+	// A batch holds at most about three buffers per ORC column; keep two
+	// batches' worth.
+	pool.SetKeep(8 + 6*len(br.needed))
 	return br, nil
 }
 
@@ -278,6 +284,7 @@ func (r *BatchReader) wrap(err error) error {
 // io.ReaderAt.
 func (r *BatchReader) Close() error {
 	r.closed = true
+	r.pool.Close()
 	r.cols = nil
 	r.st = stripe{}
 	r.bufs = nil

@@ -1,6 +1,9 @@
 package orc
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // intRLEv2 decodes integer run-length encoding version 2 (spec section
 // "Integer Run Length Encoding, version 2"): each run starts with a header
@@ -51,22 +54,47 @@ func closestFixedBits(n int) int {
 }
 
 func (d *intRLEv2) next(dst []int64, n int) ([]int64, error) {
-	for n > 0 {
-		if d.bp == len(d.buf) {
-			var err error
-			d.buf, err = d.readRun(d.buf[:0])
-			d.bp = 0
-			if err != nil {
-				return dst, err
-			}
-		}
-		k := min(n, len(d.buf)-d.bp)
-		dst = append(dst, d.buf[d.bp:d.bp+k]...)
-		d.bp += k
-		n -= k
-	}
-	return dst, nil
+	at := len(dst)
+	dst = slices.Grow(dst, n)[:at+n]
+	m, err := d.fill(dst[at:])
+	return dst[:at+m], err
 }
+
+// fill decodes len(dst) values into dst and returns how many it wrote
+// (len(dst) unless err is set). Runs that fit whole in what is left of dst
+// are decoded in place; only the run that straddles the end of dst goes
+// through d.buf, which keeps its remainder for the next call.
+func (d *intRLEv2) fill(dst []int64) (int, error) {
+	i := 0
+	if d.bp < len(d.buf) {
+		i = copy(dst, d.buf[d.bp:])
+		d.bp += i
+	}
+	for i < len(dst) {
+		if len(dst)-i >= maxRunValues {
+			run, err := d.readRun(dst[i:i:len(dst)])
+			if err != nil {
+				return i, err
+			}
+			i += len(run)
+			continue
+		}
+		var err error
+		d.buf, err = d.readRun(d.buf[:0])
+		d.bp = 0
+		if err != nil {
+			return i, err
+		}
+		k := copy(dst[i:], d.buf)
+		d.bp = k
+		i += k
+	}
+	return i, nil
+}
+
+// maxRunValues is the most values one RLE v2 run holds (spec: 512 for
+// direct, patched base and delta runs, 10 for a short repeat).
+const maxRunValues = 512
 
 func (d *intRLEv2) readRun(dst []int64) ([]int64, error) {
 	if d.s != nil && len(d.b)-d.p < maxRunBytes {
