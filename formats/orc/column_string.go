@@ -21,7 +21,7 @@ type stringColumn struct {
 	lengths intReader
 	index   intReader
 	dictOff []int64 // entry i is dictData[dictOff[i]:dictOff[i+1]]
-	dictDat []byte // the dictionary's bytes followed by gatherSlack zero bytes
+	dictDat []byte  // the dictionary's bytes followed by gatherSlack zero bytes
 	vals    []int64 // lengths of the batch's present values
 	idxs    []int64 // dictionary indexes of the batch's present values
 }
