@@ -58,7 +58,7 @@ func (c *decimalColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 		buf.Release()
 		return nil, err
 	}
-	expand(out, valid, k)
+	expandPairs(arrow.Uint64Traits.CastFromBytes(buf.Bytes()), valid, k)
 	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
 }
 

@@ -132,13 +132,21 @@ func (c *stringColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	out := dataBuf.Bytes()
 	offs[0] = 0
 	var pos int32
-	j := 0
-	for i := range n {
-		if valid == nil || valid[i] != 0 {
-			pos += int32(c.vals[j])
-			j++
+	if valid == nil {
+		for i, l := range c.vals[:n] {
+			pos += int32(l)
+			offs[i+1] = pos
 		}
-		offs[i+1] = pos
+	} else {
+		// Without a branch per row: a null row adds the next value's
+		// length masked to zero (c.vals has a zero after the last one).
+		c.vals = append(c.vals[:k], 0)
+		j := 0
+		for i, v := range valid[:n] {
+			pos += int32(c.vals[j]) & -int32(v)
+			j += int(v)
+			offs[i+1] = pos
+		}
 	}
 	if c.dict {
 		c.copyDict(out, k)
