@@ -89,9 +89,9 @@ func writeValues(b *strings.Builder, a arrow.Array) {
 
 // TestRealFileDigests decodes every ORC file under ../shared/testdata/real
 // at two batch sizes and compares types and values against the golden
-// digests, written by the decoder before its buffers were reworked for
-// speed (run with -update to rewrite them, only when a change of output is
-// intended). 777 rows per batch puts batch ends inside RLE runs, PRESENT
+// digests (rewritten with -update, only when a change of output is
+// intended; the committed ones come from the decoder that appended int64
+// values batch by batch and scattered them). 777 rows per batch puts batch ends inside RLE runs, PRESENT
 // bytes and compression chunks.
 func TestRealFileDigests(t *testing.T) {
 	root := realDir(t)

@@ -121,8 +121,13 @@ type BatchOptions struct {
 	// BatchRows is the number of rows per batch; 0 means 65536. A batch
 	// never spans two stripes, so batches at stripe ends are shorter.
 	BatchRows int
-	// Allocator allocates the Arrow buffers; nil means
-	// memory.DefaultAllocator.
+	// Allocator allocates every Arrow buffer; nil means
+	// memory.DefaultAllocator. The reader reuses the values, offsets and
+	// validity buffers of batches the caller has released for later
+	// batches (instead of allocating and zeroing new ones), and gives them
+	// back to Allocator on Close; string, binary and fixed-size binary data
+	// buffers, whose bytes Arrow hands out without copying, are never
+	// reused.
 	Allocator memory.Allocator
 	// FirstStripe and Stripes select the stripes read: Stripes stripes
 	// from FirstStripe (Stripes 0: every stripe from FirstStripe on).
@@ -133,8 +138,8 @@ type BatchOptions struct {
 // Arrow record batches.
 type BatchReader struct {
 	f      *File
-	mem    memory.Allocator // pool
-	pool   *recycle.Pool    // buffers of released batches are reused
+	mem    memory.Allocator // pool, as an allocator
+	pool   *recycle.Pool    // opts.Allocator's buffers, those of released batches reused
 	rows   int
 	schema *arrow.Schema
 	cols   []column
