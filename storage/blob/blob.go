@@ -52,7 +52,9 @@ type FS struct {
 	buckets map[string]bucket // "scheme://bucket" → bucket
 	query   map[string]string // "scheme://bucket" → driver query ("region=…")
 	opened  map[string]bool   // buckets this FS opened (closed by Close)
-	local   storage.OSFS
+	// props are storage properties by bucket ([FS.SetProperties]).
+	props map[string]map[string]string
+	local storage.OSFS
 	// timeouts bound each request ([FS.SetTimeouts]).
 	timeouts Timeouts
 	// log receives what the SDKs log ([FS.SetLogger]).

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net/url"
 	"sort"
 	"strings"
@@ -36,8 +37,9 @@ type bucket interface {
 }
 
 // driver opens the bucket named name of one URL scheme with the URL's
-// query parameters (driver options), logging to log.
-type driver func(ctx context.Context, name string, q url.Values, log *slog.Logger) (bucket, error)
+// query parameters (driver options) and the storage properties set for it
+// ([FS.SetProperties]), logging to log.
+type driver func(ctx context.Context, name string, q url.Values, props map[string]string, log *slog.Logger) (bucket, error)
 
 // drivers are the object-store drivers linked into this build, by URL
 // scheme; each driver_*.go file adds its own (build tags leave some out).
@@ -52,12 +54,40 @@ func (f *FS) open(ctx context.Context, prefix, query string) (bucket, error) {
 	}
 	q, err := url.ParseQuery(query)
 	if err != nil {
-		return nil, fmt.Errorf("%w: query %q: %v", ErrDriverOption, query, err)
+		return nil, fmt.Errorf("%w: query of %s: %v", ErrDriverOption, prefix, err)
 	}
 	if f.log == nil {
 		f.log = discard
 	}
-	return d(ctx, name, q, f.log)
+	return d(ctx, name, q, f.props[prefix], f.log)
+}
+
+// SetProperties gives the buckets under prefix ("s3://bucket"; a longer
+// prefix stands for its bucket) storage properties in the Iceberg
+// FileIO form, as an Iceberg REST catalog vends them with a table (its
+// LoadTableResult's config and storage-credentials), for buckets opened
+// from now on:
+//
+//   - s3: s3.access-key-id, s3.secret-access-key and s3.session-token
+//     (static credentials, in place of the SDK's chain), s3.endpoint,
+//     s3.region (or client.region), s3.path-style-access.
+//   - gs: gcs.oauth2.token (a bearer token, in place of Application
+//     Default Credentials), gcs.service.host (the API's base URL).
+//
+// Other properties are ignored. The values are kept only in the FS: no
+// error or log line prints them. URL query parameters given for the same
+// bucket take precedence.
+func (f *FS) SetProperties(prefix string, props map[string]string) {
+	p, _, _, ok := split(prefix)
+	if !ok {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.props == nil {
+		f.props = map[string]map[string]string{}
+	}
+	f.props[p] = maps.Clone(props)
 }
 
 // ErrNoDriver is returned for a URL scheme this build has no driver for.

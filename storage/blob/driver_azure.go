@@ -41,7 +41,7 @@ var azListener sync.Mutex
 // takes debug lines; then its events go to log at slog.LevelDebug (the
 // listener is process-wide: the last FS to open a container with such a
 // logger receives them).
-func openAzure(ctx context.Context, name string, q url.Values, log *slog.Logger) (bucket, error) {
+func openAzure(ctx context.Context, name string, q url.Values, _ map[string]string, log *slog.Logger) (bucket, error) {
 	account := os.Getenv("AZURE_STORAGE_ACCOUNT")
 	domain := os.Getenv("AZURE_STORAGE_DOMAIN")
 	protocol := os.Getenv("AZURE_STORAGE_PROTOCOL")

@@ -43,9 +43,12 @@ var gcsClients struct {
 // ("host:port" or a URL) sends requests to an emulator, without
 // credentials. URL query parameters: anonymous (no credentials),
 // universe_domain (another universe than googleapis.com), endpoint (the
-// API's base URL, e.g. a proxy's; credentials are still sent).
-func openGCS(ctx context.Context, name string, q url.Values, log *slog.Logger) (bucket, error) {
-	anonymous, domain, endpoint := false, "", ""
+// API's base URL, e.g. a proxy's; credentials are still sent). Storage
+// properties (see [FS.SetProperties]): gcs.oauth2.token, a bearer token
+// sent in place of Application Default Credentials, and gcs.service.host,
+// the API's base URL.
+func openGCS(ctx context.Context, name string, q url.Values, props map[string]string, log *slog.Logger) (bucket, error) {
+	anonymous, domain, endpoint := false, "", strings.TrimSuffix(props["gcs.service.host"], "/")
 	err := options(q, map[string]func(string) error{
 		"anonymous":       func(v string) (err error) { anonymous, err = strconv.ParseBool(v); return err },
 		"universe_domain": func(v string) error { domain = v; return nil },
@@ -67,7 +70,10 @@ func openGCS(ctx context.Context, name string, q url.Values, log *slog.Logger) (
 		}
 	}
 	client := http.DefaultClient
-	if !anonymous {
+	switch tok := props["gcs.oauth2.token"]; {
+	case tok != "":
+		client = oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: tok, TokenType: "Bearer"}))
+	case !anonymous:
 		client = gcsClient(ctx, domain, log)
 	}
 	return &gcsBucket{c: client, base: base, name: name}, nil

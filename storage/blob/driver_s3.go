@@ -4,6 +4,7 @@ package blob
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
@@ -29,11 +31,25 @@ func init() { drivers["s3"] = openS3 }
 // these URL query parameters: region, endpoint (an S3-compatible store's
 // base URL), profile, anonymous, use_path_style (or s3ForcePathStyle),
 // disable_https, accelerate, dualstack, fips, ssetype (AES256, aws:kms,
-// aws:kms:dsse) and kmskeyid for writes. The SDK logs to log.
-func openS3(ctx context.Context, name string, q url.Values, log *slog.Logger) (bucket, error) {
+// aws:kms:dsse) and kmskeyid for writes. Storage properties (see
+// [FS.SetProperties]) come first, so the query's parameters win. The SDK
+// logs to log.
+func openS3(ctx context.Context, name string, q url.Values, props map[string]string, log *slog.Logger) (bucket, error) {
 	var lopts []func(*config.LoadOptions) error
 	var copts []func(*s3.Options)
 	b := &s3Bucket{name: name}
+	if id, secret := props["s3.access-key-id"], props["s3.secret-access-key"]; id != "" && secret != "" {
+		lopts = append(lopts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(id, secret, props["s3.session-token"])))
+	}
+	if v := props["s3.endpoint"]; v != "" {
+		copts = append(copts, func(o *s3.Options) { o.BaseEndpoint = aws.String(v) })
+	}
+	if v := cmp.Or(props["s3.region"], props["client.region"]); v != "" {
+		lopts = append(lopts, config.WithRegion(v))
+	}
+	if v, err := strconv.ParseBool(props["s3.path-style-access"]); err == nil {
+		copts = append(copts, func(o *s3.Options) { o.UsePathStyle = v })
+	}
 	boolean := func(set func(bool)) func(string) error {
 		return func(v string) error {
 			x, err := strconv.ParseBool(v)
