@@ -6,8 +6,8 @@
 // [FS] is the read side; [WriteFS] adds what a commit needs. [OSFS] is the
 // local file system, [RetryFS] retries transient errors of another FS,
 // [CoalesceFS] makes the ranged reads of each file into few large requests,
-// and package storage/blob reaches object stores (S3, GCS, Azure) through
-// gocloud.dev.
+// and package storage/blob reaches object stores (S3, GCS, Azure) with a
+// small driver each.
 //
 // Paths are slash-separated strings: local paths ("/data/t",
 // "t/metadata/v1.metadata.json") for [OSFS], and whatever an object-store

@@ -105,6 +105,11 @@ type table struct {
 	namespace []string
 	name      string
 	location  string // the current metadata file, a local path
+	// remote, when set, is the metadata-location of a table whose files
+	// are elsewhere (an object store), and data its metadata; such a table
+	// is read-only.
+	remote string
+	data   []byte
 }
 
 // New starts a server on a loopback port.
@@ -136,6 +141,20 @@ func (s *Server) Register(namespace []string, name, metadataFile string) error {
 	}
 	s.tables[key(append(slices.Clone(namespace), name))] = &table{namespace: slices.Clone(namespace), name: name, location: abs}
 	return nil
+}
+
+// RegisterRemote adds a read-only table whose current metadata file is at
+// metadataLocation (an s3:// or other object-store URL), with metadata its
+// contents, creating its namespace and the namespace's parents. A commit
+// to it is refused (501).
+func (s *Server) RegisterRemote(namespace []string, name, metadataLocation string, metadata []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := 1; i <= len(namespace); i++ {
+		s.namespaces[key(namespace[:i])] = slices.Clone(namespace[:i])
+	}
+	s.tables[key(append(slices.Clone(namespace), name))] = &table{namespace: slices.Clone(namespace), name: name,
+		remote: metadataLocation, data: slices.Clone(metadata)}
 }
 
 // MetadataFile returns the local path of a table's current metadata file.
@@ -408,21 +427,25 @@ func (s *Server) lookup(ns []string, name string) *table {
 func (s *Server) loadTable(w http.ResponseWriter, ns []string, name string) {
 	s.mu.Lock()
 	t := s.lookup(ns, name)
-	var loc string
+	var loc, remote string
+	var data []byte
 	if t != nil {
-		loc = t.location
+		loc, remote, data = t.location, t.remote, t.data
 	}
 	s.mu.Unlock()
 	if t == nil {
 		WriteError(w, http.StatusNotFound, "NoSuchTableException", "The given table does not exist")
 		return
 	}
-	data, err := os.ReadFile(loc)
-	if err != nil {
-		WriteError(w, http.StatusInternalServerError, "InternalServerError", err.Error())
-		return
+	if remote == "" {
+		var err error
+		if data, err = os.ReadFile(loc); err != nil {
+			WriteError(w, http.StatusInternalServerError, "InternalServerError", err.Error())
+			return
+		}
+		remote = location(loc)
 	}
-	resp := map[string]any{"metadata-location": location(loc), "metadata": json.RawMessage(data)}
+	resp := map[string]any{"metadata-location": remote, "metadata": json.RawMessage(data)}
 	if s.opts.TableConfig != nil {
 		resp["config"] = s.opts.TableConfig
 	}
@@ -493,6 +516,10 @@ func (s *Server) commit(w http.ResponseWriter, r *http.Request, ns []string, nam
 	t := s.lookup(ns, name)
 	if t == nil {
 		WriteError(w, http.StatusNotFound, "NoSuchTableException", "The given table does not exist")
+		return
+	}
+	if t.remote != "" {
+		WriteError(w, http.StatusNotImplemented, "NotImplementedException", "commits to a table registered with RegisterRemote")
 		return
 	}
 	data, err := os.ReadFile(t.location)
