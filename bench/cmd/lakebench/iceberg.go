@@ -11,6 +11,7 @@ import (
 	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // The generated Iceberg table (format v2, unpartitioned) holds the data set
@@ -199,22 +200,22 @@ func writeIcebergTable(dir string, ds *dataset, rowGroup int) error {
 	}
 	sid := snapshotID
 	cur := 2
-	md := &schema.TableMetadata{
+	md := &iceberg.Metadata{
 		FormatVersion: 2, TableUUID: "4b0c9d7e-6a57-4f0b-9d42-6c1f3b2a1e01", Location: dir,
 		LastSequenceNumber: 1, LastUpdatedMs: 1_700_000_000_000, LastColumnID: 7,
 		Schemas: schemas, CurrentSchemaID: 2,
-		PartitionSpecs: []schema.PartitionSpec{{SpecID: 0}}, DefaultSpecID: 0, LastPartitionID: 999,
+		PartitionSpecs: []iceberg.PartitionSpec{{SpecID: 0}}, DefaultSpecID: 0, LastPartitionID: 999,
 		Properties:        map[string]string{},
 		CurrentSnapshotID: &sid,
-		Snapshots: []schema.Snapshot{{SnapshotID: snapshotID, SequenceNumber: 1, TimestampMs: 1_700_000_000_000,
+		Snapshots: []iceberg.Snapshot{{SnapshotID: snapshotID, SequenceNumber: 1, TimestampMs: 1_700_000_000_000,
 			ManifestList: listPath, SchemaID: &cur, Summary: map[string]string{"operation": "append"}}},
-		SnapshotLog: []schema.SnapshotLogEntry{{TimestampMs: 1_700_000_000_000, SnapshotID: snapshotID}},
+		SnapshotLog: []iceberg.SnapshotLogEntry{{TimestampMs: 1_700_000_000_000, SnapshotID: snapshotID}},
 		Extra: map[string]json.RawMessage{
 			"default-sort-order-id": json.RawMessage(`0`),
 			"sort-orders":           json.RawMessage(`[{"order-id":0,"fields":[]}]`),
 		},
 	}
-	b, err := schema.MarshalTableMetadata(md)
+	b, err := iceberg.MarshalMetadata(md)
 	if err != nil {
 		return err
 	}
