@@ -76,6 +76,11 @@ func CheckContainer(r io.ReaderAt, size int64, name string) error {
 	if err != nil {
 		return err
 	}
+	return f.check()
+}
+
+// check is [CheckContainer] on the blocks of f.
+func (f *File) check() error {
 	var raw []byte
 	var zd *zstd.Decoder
 	defer func() {
