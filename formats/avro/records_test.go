@@ -46,7 +46,7 @@ func recordsFile(t *testing.T, codec ocf.CodecName) []byte {
 		{"l": map[string]any{"long": int64(-5)}, "i": 7, "s": "héllo", "b": map[string]any{"bytes": []byte{1, 2}}, "fx": [3]byte{9, 8, 7},
 			"u": "f79c3e09-677c-4bbd-a479-3f349cb785e7", "dec": []byte{0x30, 0x39}, "d": 19000, "ts": int64(1500),
 			"e": "B", "xs": map[string]any{"array": []any{1, 2, 3}}, "m": map[string]any{"a": int64(1)},
-			"kv": map[string]any{"array": []any{map[string]any{"key": 3, "value": []byte("x")}}},
+			"kv":  map[string]any{"array": []any{map[string]any{"key": 3, "value": []byte("x")}}},
 			"rec": map[string]any{"ok": true, "f": float32(1.5), "g": 2.25}},
 		{"l": nil, "i": 0, "s": "", "b": nil, "fx": [3]byte{}, "u": "00000000-0000-0000-0000-000000000000", "dec": []byte{0xff}, "d": 0, "ts": int64(0),
 			"e": "A", "xs": nil, "m": map[string]any{}, "kv": nil, "rec": map[string]any{"ok": false, "f": float32(0), "g": 0.0}},
