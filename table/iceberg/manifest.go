@@ -1,7 +1,6 @@
 package iceberg
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -85,14 +84,14 @@ type FieldSummary struct {
 	Lower, Upper []byte
 }
 
-// openAvro reads r whole and opens it with formats/avro, whose
-// [favro.File.Records] decodes its records under that package's caps.
+// openAvro reads r whole and opens it with avrorec.Open (formats/avro),
+// whose [favro.File.Records] decodes its records under that package's caps.
 func openAvro(r io.Reader, name string) (*favro.File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return favro.Open(bytes.NewReader(data), int64(len(data)), favro.WithName(name))
+	return avrorec.Open(data, name)
 }
 
 // DecodeManifestList decodes a manifest list (an Avro object container file
