@@ -311,15 +311,9 @@ func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []
 	return hdr, out, nil
 }
 
-// intList converts a generic Avro array of int or long (possibly inside a
-// nullable union, which hamba decodes as {"array": [...]}) to []int. Writers
-// disagree on equality_ids' element type.
+// intList converts a decoded Avro array of int or long (nil when null) to
+// []int. Writers disagree on equality_ids' element type.
 func intList(v any) ([]int, error) {
-	if m, ok := v.(map[string]any); ok && len(m) == 1 {
-		for _, inner := range m {
-			v = inner
-		}
-	}
 	if v == nil {
 		return nil, nil
 	}
