@@ -515,7 +515,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	}
 	r, size, closeFn, err := openTask(t.opts.FS, f.Path)(ctx)
 	if err != nil {
-		return FilePruning{}, fmt.Errorf("%s: %w", f.Path, err)
+		return FilePruning{}, pathError(f.Path, err)
 	}
 	defer closeFn()
 	if o.format == "" {

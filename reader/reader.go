@@ -3,7 +3,6 @@ package reader
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync/atomic"
 
@@ -456,5 +455,5 @@ func withFile(name string, err error) error {
 	if (errors.As(err, &fe) && fe.File != "") || (errors.As(err, &ve) && ve.File != "") {
 		return err
 	}
-	return fmt.Errorf("%s: %w", fileLabel(name), err)
+	return pathError(fileLabel(name), err)
 }
