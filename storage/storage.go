@@ -123,7 +123,7 @@ func (OSFS) List(ctx context.Context, dir string) ([]string, error) {
 // MaxMetadataBytes caps the size of a metadata file (table metadata JSON,
 // snapshots, schema files, timeline instants) read whole into memory, and
 // the uncompressed size of a gzip-compressed one: 64 MiB, the one cap on
-// table metadata (schema.MaxTableMetadataBytes is the same number, pinned by
+// table metadata (iceberg.MaxMetadataBytes in table/iceberg is the same number, pinned by
 // a test: storage knows no formats).
 const MaxMetadataBytes = 64 << 20
 

@@ -13,6 +13,7 @@ import (
 	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 type schemaOptions struct {
@@ -74,7 +75,7 @@ func runSchema(f *factory, o *schemaOptions) error {
 		printTree(f, s.Fields, "")
 		return nil
 	}
-	data, err := osfile.ReadFile(o.Path, schema.MaxTableMetadataBytes)
+	data, err := osfile.ReadFile(o.Path, iceberg.MaxMetadataBytes)
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // Options configure [New].
@@ -527,7 +528,7 @@ func (s *Server) commit(w http.ResponseWriter, r *http.Request, ns []string, nam
 		WriteError(w, http.StatusInternalServerError, "InternalServerError", err.Error())
 		return
 	}
-	cur, err := schema.ParseTableMetadata(data)
+	cur, err := iceberg.ParseMetadata(data)
 	if err != nil {
 		WriteError(w, http.StatusInternalServerError, "InternalServerError", err.Error())
 		return
@@ -545,8 +546,8 @@ func (s *Server) commit(w http.ResponseWriter, r *http.Request, ns []string, nam
 		return
 	}
 	next.LastUpdatedMs = max(time.Now().UnixMilli(), cur.LastUpdatedMs+1)
-	next.MetadataLog = append(slices.Clone(cur.MetadataLog), schema.MetadataLogEntry{TimestampMs: cur.LastUpdatedMs, MetadataFile: location(t.location)})
-	out, err := schema.MarshalTableMetadata(next)
+	next.MetadataLog = append(slices.Clone(cur.MetadataLog), iceberg.MetadataLogEntry{TimestampMs: cur.LastUpdatedMs, MetadataFile: location(t.location)})
+	out, err := iceberg.MarshalMetadata(next)
 	if err != nil {
 		WriteError(w, http.StatusBadRequest, "BadRequestException", err.Error())
 		return
@@ -602,7 +603,7 @@ func badRequest(format string, args ...any) error {
 }
 
 // checkRequirement checks one TableRequirement against the current metadata.
-func checkRequirement(m *schema.TableMetadata, raw json.RawMessage) error {
+func checkRequirement(m *iceberg.Metadata, raw json.RawMessage) error {
 	var q struct {
 		Type                string  `json:"type"`
 		UUID                *string `json:"uuid"`
@@ -678,7 +679,7 @@ func checkRequirement(m *schema.TableMetadata, raw json.RawMessage) error {
 }
 
 // applyUpdates applies the updates to a copy of m.
-func applyUpdates(m *schema.TableMetadata, updates []json.RawMessage) (*schema.TableMetadata, error) {
+func applyUpdates(m *iceberg.Metadata, updates []json.RawMessage) (*iceberg.Metadata, error) {
 	next := *m
 	next.Schemas = slices.Clone(m.Schemas)
 	next.Properties = maps.Clone(m.Properties)
