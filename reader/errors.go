@@ -22,4 +22,8 @@ var (
 	// ErrRowGroupRange is returned for a task that selects row groups of a
 	// file that is not Parquet (only Parquet files are split into tasks).
 	ErrRowGroupRange = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: a row-group range of a file that is not Parquet")
+
+	// ErrStripeRange is returned for a task that selects stripes
+	// (table.Task.FirstStripe, Stripes) of a file that is not ORC.
+	ErrStripeRange = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: a stripe range of a file that is not ORC")
 )

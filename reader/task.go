@@ -138,13 +138,26 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 	if task.Hudi != nil {
 		hr = &hudiRead{fsys: fsys, slice: task.Hudi, budget: opts.MemoryBytes}
 	}
+	first, count, stripes := taskRange(task)
+	if stripes && (task.FirstRowGroup > 0 || task.RowGroups > 0) {
+		return Options{}, fmt.Errorf("%s: %w: the task selects both row groups and stripes", task.Path, ErrStripeRange)
+	}
 	return Options{
 		hudi:    hr,
 		deletes: deletes,
 		Name:    task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
 		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,
 		BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
-		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups, Filter: opts.Filter, Stats: opts.Stats,
+		firstRowGroup: first, rowGroups: count, stripes: stripes, Filter: opts.Filter, Stats: opts.Stats,
 		format: task.Format,
 	}, nil
+}
+
+// taskRange returns the range of row groups, or with stripes true of ORC
+// stripes, that task selects.
+func taskRange(task table.Task) (first, count int, stripes bool) {
+	if task.FirstStripe > 0 || task.Stripes > 0 {
+		return task.FirstStripe, task.Stripes, true
+	}
+	return task.FirstRowGroup, task.RowGroups, false
 }
