@@ -37,6 +37,11 @@ type TaskOptions struct {
 	// what it has: see merge.Options.MemoryBytes).
 	// [ScanTasks] sets it from ScanOptions.MemoryBytes.
 	MemoryBytes int64
+
+	// Deletes, when not nil, shares delete files between ReadTask calls
+	// ([DeleteCache]); its own bound replaces MemoryBytes' for the
+	// equality key sets. ScanTasks ignores it (a scan shares its own).
+	Deletes *DeleteCache
 }
 
 // ReadTask reads one planned task (table.Scan planning, possibly on another
@@ -66,7 +71,10 @@ type TaskOptions struct {
 // error names the data file.
 func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOptions) (array.RecordReader, error) {
 	var cache *deleteCache
-	if opts.MemoryBytes > 0 {
+	switch {
+	case opts.Deletes != nil:
+		cache = opts.Deletes.c
+	case opts.MemoryBytes > 0:
 		cache = &deleteCache{budget: newBudget(opts.MemoryBytes)}
 	}
 	o, err := taskOptions(fsys, task, opts, cache)
