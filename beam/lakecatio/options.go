@@ -44,7 +44,8 @@ func Where(filter string) Option { return func(c *config) { c.Where = filter } }
 func SnapshotID(id int64) Option { return func(c *config) { c.SnapshotID = &id } }
 
 // SplitBytes is the size above which planning cuts a Parquet file into
-// several tasks at row-group boundaries (0: reader.DefaultSplitBytes;
+// several tasks at row-group boundaries, and an ORC file at stripe
+// boundaries (0: reader.DefaultSplitBytes;
 // negative: never). Runners split tasks further while they are read.
 func SplitBytes(n int64) Option { return func(c *config) { c.SplitBytes = n } }
 
