@@ -96,8 +96,10 @@ func (fn *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(taskEl
 	if err != nil {
 		return err
 	}
+	// No footer is read here: each task is a whole file, which the
+	// workers cut at row groups or stripes (readFn.SplitRestriction).
 	o := reader.TableOptions{FS: fsys, AllowPaths: fn.Config.AllowPaths, SnapshotID: fn.Config.SnapshotID,
-		Columns: fn.Config.Columns, IgnoreDeletes: fn.Config.IgnoreDeletes, SplitBytes: fn.Config.SplitBytes}
+		Columns: fn.Config.Columns, IgnoreDeletes: fn.Config.IgnoreDeletes, SplitBytes: -1}
 	if fn.Config.Where != "" {
 		if o.Filter, err = expr.Parse(fn.Config.Where); err != nil {
 			return fmt.Errorf("lakecatio: table %s: filter: %w", loc, err)
@@ -220,10 +222,35 @@ func (fn *readFn) CreateInitialRestriction(e taskElement) offsetrange.Restrictio
 	return offsetrange.Restriction{Start: e.First, End: e.First + int64(len(e.UnitBytes))}
 }
 
-// SplitRestriction keeps the task whole: planning already cut large files
-// (SplitBytes); runners split further while reading.
-func (fn *readFn) SplitRestriction(_ taskElement, rest offsetrange.Restriction) []offsetrange.Restriction {
-	return []offsetrange.Restriction{rest}
+// SplitRestriction cuts the task's units into runs of about SplitBytes
+// compressed bytes each (at least one unit per run; 0:
+// reader.DefaultSplitBytes; negative: never), as reader.SplitTask cuts a
+// file at planning: the footer was read on a worker (describeFn), not by
+// the planning worker. Runners split further while reading.
+func (fn *readFn) SplitRestriction(e taskElement, rest offsetrange.Restriction) []offsetrange.Restriction {
+	return splitUnits(e, rest, fn.Config.SplitBytes)
+}
+
+// splitUnits cuts rest into runs of units of about split bytes each.
+func splitUnits(e taskElement, rest offsetrange.Restriction, split int64) []offsetrange.Restriction {
+	if split == 0 {
+		split = reader.DefaultSplitBytes
+	}
+	if split < 0 || rest.End-rest.Start < 2 {
+		return []offsetrange.Restriction{rest}
+	}
+	var out []offsetrange.Restriction
+	start, bytes := rest.Start, int64(0)
+	for i := rest.Start; i < rest.End; i++ {
+		if j := i - e.First; j >= 0 && j < int64(len(e.UnitBytes)) {
+			bytes += e.UnitBytes[j]
+		}
+		if bytes >= split || i == rest.End-1 {
+			out = append(out, offsetrange.Restriction{Start: start, End: i + 1})
+			start, bytes = i+1, 0
+		}
+	}
+	return out
 }
 
 // RestrictionSize is the compressed size in bytes of the restriction's

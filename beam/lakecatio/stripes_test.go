@@ -2,6 +2,7 @@ package lakecatio
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 
 	"github.com/lakecat/lakecat/internal/icebergwrite"
 	"github.com/lakecat/lakecat/internal/testutil"
@@ -110,16 +112,19 @@ func TestReadORCStripes(t *testing.T) {
 	}
 }
 
-// TestReadORCStripesSplit plans the ORC file into stripe tasks
-// (SplitBytes 1): 10 tasks of one stripe each, every row exactly once.
+// TestReadORCStripesSplit reads the ORC file with SplitBytes 1: the
+// worker that reads its footer cuts it into 10 restrictions of one stripe
+// each (planning reads no footer), every row exactly once, and each
+// restriction opens the delete file once.
 func TestReadORCStripesSplit(t *testing.T) {
 	dir := writeORCTable(t)
 	want, _, err := referenceRows(t, dir, []string{"int1", "_pos"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	deleteOpens.Store(0)
 	p, s := beam.NewPipelineWithRoot()
-	collect(s, t.Name(), Read(s, dir, Columns("int1", "_pos"), SplitBytes(1)))
+	collect(s, t.Name(), Read(s, dir, Columns("int1", "_pos"), SplitBytes(1), WithFS("test-count-deletes")))
 	counters, err := run(t, p)
 	if err != nil {
 		t.Fatal(err)
@@ -128,5 +133,38 @@ func TestReadORCStripesSplit(t *testing.T) {
 	sameRows(t, dir, got, want)
 	if counters["row_groups"] != 10 || counters["rows"] != 49996 || counters["restrictions"] < 10 {
 		t.Errorf("counters %v, want row_groups 10, rows 49996, restrictions at least 10", counters)
+	}
+	if n := deleteOpens.Load(); n != counters["restrictions"] {
+		t.Errorf("the delete file was opened %d times for %d restrictions", n, counters["restrictions"])
+	}
+}
+
+// TestSplitUnits: runs of units of at least split bytes, the last one
+// shorter, covering the restriction exactly; a negative split or a
+// one-unit restriction stays whole.
+func TestSplitUnits(t *testing.T) {
+	e := taskElement{First: 2, UnitBytes: []int64{10, 30, 5, 5, 40, 1}}
+	all := offsetrange.Restriction{Start: 2, End: 8}
+	for _, c := range []struct {
+		split int64
+		rest  offsetrange.Restriction
+		want  string
+	}{
+		{1, all, "[2,3) [3,4) [4,5) [5,6) [6,7) [7,8)"},
+		{40, all, "[2,4) [4,7) [7,8)"},
+		{1000, all, "[2,8)"},
+		{0, all, "[2,8)"},
+		{-1, all, "[2,8)"},
+		{40, offsetrange.Restriction{Start: 3, End: 6}, "[3,6)"},
+		{30, offsetrange.Restriction{Start: 3, End: 6}, "[3,4) [4,6)"},
+		{1, offsetrange.Restriction{Start: 5, End: 6}, "[5,6)"},
+	} {
+		var got []string
+		for _, r := range splitUnits(e, c.rest, c.split) {
+			got = append(got, fmt.Sprintf("[%d,%d)", r.Start, r.End))
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("split %d of [%d,%d): %s, want %s", c.split, c.rest.Start, c.rest.End, strings.Join(got, " "), c.want)
+		}
 	}
 }
