@@ -2,7 +2,6 @@ package reader
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/lakecat/lakecat/formats/orc"
 	"github.com/lakecat/lakecat/formats/parquet"
@@ -27,7 +26,7 @@ func SplitTask(ctx context.Context, fsys storage.FS, task table.Task, splitBytes
 	}
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", task.Path, err)
+		return nil, pathError(task.Path, err)
 	}
 	defer f.Close()
 	var n int
@@ -35,13 +34,13 @@ func SplitTask(ctx context.Context, fsys storage.FS, task table.Task, splitBytes
 	if task.Format == "ORC" {
 		of, err := orc.Open(f, f.Size(), limits.orc())
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", task.Path, err)
+			return nil, pathError(task.Path, err)
 		}
 		n, unitBytes = of.NumStripes(), of.StripeBytes
 	} else {
 		pf, err := parquet.Open(f, f.Size(), limits.parquet())
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", task.Path, err)
+			return nil, pathError(task.Path, err)
 		}
 		n, unitBytes = pf.NumRowGroups(), pf.RowGroupBytes
 	}
