@@ -88,8 +88,11 @@ type Options struct {
 	MemoryBytes int64
 
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
-	// groups (rowGroups 0: the whole file), set by [ReadTask].
+	// groups (rowGroups 0: the whole file), set by [ReadTask]; with
+	// stripes, a range of an ORC file's stripes (table.Task.FirstStripe
+	// and Stripes).
 	firstRowGroup, rowGroups int
+	stripes                  bool
 	// format is the file's format as its table names it ("PARQUET",
 	// "ORC", "AVRO"), or "": a file in none of them is then corrupt
 	// ([ErrNotItsFormat]), set by [ReadTask].
@@ -243,6 +246,9 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		// Key columns the read does not select are read too, and
 		// dropped once the keys are probed.
 		opts.ReadSchema = withKeyColumns(read, opts.deletes.keys)
+	}
+	if err := checkRange(dec, opts); err != nil {
+		return nil, err
 	}
 	p, err := plan(dec, opts)
 	if err != nil {
