@@ -68,6 +68,7 @@ type BatchReader struct {
 	// Row selection: next is the file row of the next row not yet read
 	// or skipped; skip and skipIt the rows to leave out (nil: none); runs
 	// and ranges the last batch's selection.
+	first  int64
 	next   int64
 	skip   *roaring64.Bitmap
 	skipIt roaring64.IntPeekable64
@@ -122,7 +123,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		}
 	}
 	pool := recycle.New(mem, 0)
-	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left, next: next}
+	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left, first: next, next: next}
 	if opts.Skip != nil && !opts.Skip.IsEmpty() {
 		br.startSkip(opts.Skip)
 	}
@@ -311,6 +312,7 @@ func (br *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		n, covered = br.planSelected()
 		if n == 0 {
 			// Every row left is skipped.
+			br.next += br.left
 			br.left = 0
 			br.ranges = br.ranges[:0]
 			return nil, io.EOF

@@ -62,6 +62,10 @@ func (br *BatchReader) planSelected() (kept int, covered int64) {
 // next call of Next.
 func (br *BatchReader) LastRows() []RowRange { return br.ranges }
 
+// RowsDone returns the rows of the selected row groups read or skipped so
+// far: after io.EOF, all of them.
+func (br *BatchReader) RowsDone() int64 { return br.next - br.first }
+
 // startSkip positions the skip iterator at the reader's first row.
 func (br *BatchReader) startSkip(skip *roaring64.Bitmap) {
 	br.skip = skip
