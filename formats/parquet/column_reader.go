@@ -120,13 +120,12 @@ type leafReader struct {
 	hint       [3]int  // sizes of the last batch's buffers, reserved up front
 	keepLevels bool    // collect bdef/brep: nested leaves and leaves whose levels a struct needs
 
-	// Row selection scratch (see takeMasked): the keep mask of a stretch
-	// of entries, and the kept levels, value keep bytes, dictionary
-	// indexes, plain values and byte-array offsets.
-	mask, selDef, selKeep []uint8
-	selIdx                []int32
-	selRaw                []byte
-	selOffs               []uint32
+	// Row selection scratch (see takeMasked): the kept levels, value keep
+	// bytes, dictionary indexes, plain values and byte-array offsets.
+	selDef, selKeep []uint8
+	selIdx          []int32
+	selRaw          []byte
+	selOffs         []uint32
 }
 
 // growBuf is an allocator-backed buffer that grows geometrically.

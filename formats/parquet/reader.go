@@ -68,12 +68,15 @@ type BatchReader struct {
 	// Row selection: next is the file row of the next row not yet read
 	// or skipped; skip and skipIt the rows to leave out (nil: none); runs
 	// and ranges the last batch's selection.
-	first  int64
-	next   int64
-	skip   *roaring64.Bitmap
-	skipIt roaring64.IntPeekable64
-	runs   []rowRun
-	ranges []RowRange
+	first   int64
+	next    int64
+	skip    *roaring64.Bitmap
+	skipIt  roaring64.ManyIntIterable64
+	skipBuf []uint64 // skipped rows read from skipIt, from skipAt on not passed yet
+	skipAt  int
+	runs    []rowRun
+	ranges  []RowRange
+	mask    []uint8
 }
 
 // NewBatchReader returns a reader of the columns in proj, a pruned copy of
@@ -344,7 +347,7 @@ func (br *BatchReader) readBatch(n int) (rec arrow.RecordBatch, err error) {
 	for _, lr := range br.readers {
 		var err error
 		if br.skip != nil {
-			err = lr.readRuns(n, br.runs)
+			err = lr.readRuns(n, br.runs, br.mask)
 		} else {
 			err = lr.readRows(n)
 		}

@@ -17,28 +17,23 @@ type RowRange struct{ Start, End int64 }
 // over, then take rows are read.
 type rowRun struct{ skip, take int }
 
-// longRun is the length from which a run of skipped or kept rows of a flat
-// column is stepped over or taken on its own; shorter runs are gathered
-// through a keep mask (see leafReader.takeMasked).
-const longRun = 64
-
 // planSelected plans the next batch of a reader with a skip set: up to
-// br.rows kept rows from br.next on, as runs into br.runs and the file row
-// ranges they keep into br.ranges. It returns the kept rows and the file
-// rows the batch covers (skipped rows after the last kept one are left for
-// the next batch); kept is 0 when every row left is skipped.
+// br.rows kept rows from br.next on, as runs into br.runs, the file row
+// ranges they keep into br.ranges and a keep byte (0 or 1) per row covered
+// into br.mask. It returns the kept rows and the file rows the batch
+// covers (skipped rows after the last kept one are left for the next
+// batch); kept is 0 when every row left is skipped.
 func (br *BatchReader) planSelected() (kept int, covered int64) {
 	br.runs, br.ranges = br.runs[:0], br.ranges[:0]
 	pos, end := br.next, br.next+br.left
 	skip := 0
-	it := br.skipIt
 	for kept < br.rows && pos < end {
 		d := end
-		if it.HasNext() {
-			d = min(int64(it.PeekNext()), end)
+		if p, ok := br.peekSkip(); ok {
+			d = min(p, end)
 		}
 		if d == pos {
-			it.Next()
+			br.skipAt++
 			skip++
 			pos++
 			continue
@@ -53,7 +48,47 @@ func (br *BatchReader) planSelected() (kept int, covered int64) {
 	if kept == 0 {
 		return 0, end - br.next
 	}
-	return kept, pos - br.next
+	if skip > 0 {
+		// The rows left are all skipped: the runs step over them too.
+		br.runs = append(br.runs, rowRun{skip: skip})
+	}
+	covered = pos - br.next
+	m := slices.Grow(br.mask[:0], int(covered))[:covered]
+	o := 0
+	for _, r := range br.runs {
+		clear(m[o : o+r.skip])
+		if r.take == 0 {
+			break
+		}
+		o += r.skip
+		t := m[o : o+r.take]
+		for i := range t {
+			t[i] = 1
+		}
+		o += r.take
+	}
+	clear(m[o:]) // rows skipped after the last kept one
+	br.mask = m
+	return kept, covered
+}
+
+// peekSkip returns the next skipped row not yet passed.
+func (br *BatchReader) peekSkip() (int64, bool) {
+	for br.skipAt >= len(br.skipBuf) {
+		if cap(br.skipBuf) == 0 {
+			br.skipBuf = make([]uint64, 1024)
+		}
+		n := br.skipIt.NextMany(br.skipBuf[:cap(br.skipBuf)])
+		br.skipBuf, br.skipAt = br.skipBuf[:n], 0
+		if n == 0 {
+			return 0, false
+		}
+		// Rows before the reader's first (earlier row groups).
+		for br.skipAt < n && int64(br.skipBuf[br.skipAt]) < br.next {
+			br.skipAt++
+		}
+	}
+	return int64(br.skipBuf[br.skipAt]), true
 }
 
 // LastRows returns the file rows of the last batch [BatchReader.Next]
@@ -69,8 +104,7 @@ func (br *BatchReader) RowsDone() int64 { return br.next - br.first }
 // startSkip positions the skip iterator at the reader's first row.
 func (br *BatchReader) startSkip(skip *roaring64.Bitmap) {
 	br.skip = skip
-	br.skipIt = skip.Iterator()
-	br.skipIt.AdvanceIfNeeded(uint64(br.next))
+	br.skipIt = skip.ManyIterator()
 }
 
 // beginBatch resets the batch output for a batch of nRows rows.
@@ -105,11 +139,12 @@ func (lr *leafReader) beginBatch(nRows int) {
 	}
 }
 
-// readRuns collects the rows runs select: kept rows in all.
-func (lr *leafReader) readRuns(kept int, runs []rowRun) error {
+// readRuns collects the rows runs select, kept rows in all; mask has a
+// keep byte for each row the runs cover.
+func (lr *leafReader) readRuns(kept int, runs []rowRun, mask []uint8) error {
 	lr.beginBatch(kept)
 	if lr.maxRep == 0 {
-		return lr.readFlatRuns(runs)
+		return lr.readFlatMask(mask)
 	}
 	for _, r := range runs {
 		if r.skip > 0 {
@@ -117,8 +152,10 @@ func (lr *leafReader) readRuns(kept int, runs []rowRun) error {
 				return err
 			}
 		}
-		if err := lr.rows(r.take, false); err != nil {
-			return err
+		if r.take > 0 {
+			if err := lr.rows(r.take, false); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -134,120 +171,150 @@ func (lr *leafReader) advance(start, end int) {
 	}
 }
 
-var onesMask = bytes.Repeat([]byte{1}, longRun)
-var zerosMask = make([]byte, longRun)
+var one = []byte{1}
 
-// readFlatRuns reads the runs of a flat column (an entry a row): long runs
-// are stepped over or taken whole, stretches of short ones through a keep
-// mask.
-func (lr *leafReader) readFlatRuns(runs []rowRun) error {
-	ri := 0
-	s, t := 0, 0
-	if len(runs) > 0 {
-		s, t = runs[0].skip, runs[0].take
-	}
-	for {
-		for s == 0 && t == 0 {
-			ri++
-			if ri >= len(runs) {
-				return nil
-			}
-			s, t = runs[ri].skip, runs[ri].take
-		}
+// readFlatMask reads the rows of a flat column (an entry a row) whose
+// mask byte is 1, stepping over the others: page by page, a stretch of
+// the page with no kept row is stepped over, one with only kept rows taken
+// whole, others taken through the mask.
+func (lr *leafReader) readFlatMask(mask []uint8) error {
+	for off := 0; off < len(mask); {
 		if lr.page == nil || lr.pos >= lr.nEntries {
 			ok, err := lr.nextPage()
 			if err != nil {
 				return err
 			}
 			if !ok {
-				left := s + t
-				for _, r := range runs[ri+1:] {
-					left += r.skip + r.take
-				}
-				return lr.corrupt("column ends %d rows early", left)
+				return lr.corrupt("column ends %d rows early", len(mask)-off)
 			}
 		}
-		avail := lr.nEntries - lr.pos
-		switch {
-		case s >= longRun:
-			k := min(s, avail)
+		k := min(lr.nEntries-lr.pos, len(mask)-off)
+		seg := mask[off : off+k]
+		off += k
+		kept := bytes.Count(seg, one)
+		switch kept {
+		case 0:
 			lr.advance(lr.pos, lr.pos+k)
-			s -= k
-		case s == 0 && t >= longRun:
-			k := min(t, avail)
+		case k:
 			if err := lr.take(lr.pos, lr.pos+k); err != nil {
 				return err
 			}
-			t -= k
 		default:
-			mask := lr.mask[:0]
-			for len(mask) < avail {
-				if s > 0 {
-					if s >= longRun {
-						break
-					}
-					k := min(s, avail-len(mask))
-					mask = append(mask, zerosMask[:k]...)
-					s -= k
-					continue
-				}
-				if t > 0 {
-					if t >= longRun {
-						break
-					}
-					k := min(t, avail-len(mask))
-					mask = append(mask, onesMask[:k]...)
-					t -= k
-					continue
-				}
-				ri++
-				if ri >= len(runs) {
-					break
-				}
-				s, t = runs[ri].skip, runs[ri].take
-			}
-			lr.mask = mask
-			if err := lr.takeMasked(lr.pos, lr.pos+len(mask), mask); err != nil {
+			if err := lr.takeMasked(lr.pos, lr.pos+k, seg, kept); err != nil {
 				return err
 			}
 		}
 	}
+	return nil
 }
 
 // takeMasked appends the entries of [start, end) of the current page of a
 // flat column whose mask byte (one an entry, 0 or 1) is 1: the kept levels
 // and values are compacted into scratch slices, which take then reads as
 // if they were the page.
-func (lr *leafReader) takeMasked(start, end int, mask []uint8) error {
-	kept := 0
-	for _, m := range mask {
-		kept += int(m)
-	}
+func (lr *leafReader) takeMasked(start, end int, mask []uint8, kept int) error {
 	v0 := lr.vpos
-	nvals := end - start
-	kv := mask // keep mask of the values
+	saveDef, saveIdx, saveRaw, saveOffs := lr.def, lr.idx, lr.raw, lr.offs
+	c := lr.conv
+	w := c.physWidth()
+	if c.op == opBool {
+		w = 1
+	}
+	var nvals int
 	var cdef []byte
-	if lr.maxDef > 0 {
+	if lr.maxDef == 0 {
+		nvals = end - start
+		if err := lr.compactValues(v0, nvals, mask, w); err != nil {
+			return err
+		}
+	} else {
 		d := lr.def[start:end]
 		md := lr.maxDef
+		nvals = bytes.Count(d, []byte{md})
 		lr.selDef = slices.Grow(lr.selDef[:0], kept+1)[:kept+1]
-		lr.selKeep = slices.Grow(lr.selKeep[:0], len(d)+1)[:len(d)+1]
-		cd, kk := lr.selDef, lr.selKeep
-		o, j := 0, 0
-		for i, m := range mask {
-			x := d[i]
-			cd[o] = x
-			o += int(m)
-			kk[j] = m
-			j += b2i(x == md)
+		cd := lr.selDef
+		switch {
+		case lr.dictPage:
+			if len(lr.idx) < v0+nvals {
+				return lr.corrupt("%v", errShortPage)
+			}
+			lr.selIdx = slices.Grow(lr.selIdx[:0], nvals+1)[:nvals+1]
+			_, k := compactLevels(cd, lr.selIdx, d, lr.idx[v0:v0+nvals], mask, md)
+			lr.idx = lr.selIdx[:k]
+		case w == 4 || w == 8 || w == 16:
+			if len(lr.raw) < (v0+nvals)*w {
+				return lr.corrupt("%v", errShortPage)
+			}
+			src := lr.raw[v0*w : (v0+nvals)*w]
+			lr.selRaw = slices.Grow(lr.selRaw[:0], (nvals+1)*w)[:(nvals+1)*w]
+			var k int
+			switch w {
+			case 4:
+				_, k = compactLevels(cd, arrow.Uint32Traits.CastFromBytes(lr.selRaw), d, arrow.Uint32Traits.CastFromBytes(src), mask, md)
+			case 8:
+				_, k = compactLevels(cd, arrow.Uint64Traits.CastFromBytes(lr.selRaw), d, arrow.Uint64Traits.CastFromBytes(src), mask, md)
+			default:
+				_, k = compactLevels(cd, arrow.Decimal128Traits.CastFromBytes(lr.selRaw), d, arrow.Decimal128Traits.CastFromBytes(src), mask, md)
+			}
+			lr.raw = lr.selRaw[:k*w]
+		default:
+			// The levels, and a keep byte per value.
+			lr.selKeep = slices.Grow(lr.selKeep[:0], len(d)+1)[:len(d)+1]
+			kk := lr.selKeep
+			o, j := 0, 0
+			for i, m := range mask {
+				x := d[i]
+				cd[o] = x
+				o += int(m)
+				kk[j] = m
+				j += b2i(x == md)
+			}
+			if err := lr.compactValues(v0, nvals, kk[:j], w); err != nil {
+				return err
+			}
 		}
-		cdef, kv, nvals = cd[:kept], kk[:j], j
+		cdef = cd[:kept]
 	}
-	saveDef, saveIdx, saveRaw, saveOffs := lr.def, lr.idx, lr.raw, lr.offs
-	restore := func() {
-		lr.def, lr.idx, lr.raw, lr.offs = saveDef, saveIdx, saveRaw, saveOffs
-		lr.pos, lr.vpos = end, v0+nvals
+	lr.def = cdef
+	lr.vpos = 0
+	err := lr.take(0, kept)
+	lr.def, lr.idx, lr.raw, lr.offs = saveDef, saveIdx, saveRaw, saveOffs
+	lr.pos, lr.vpos = end, v0+nvals
+	return err
+}
+
+// compactLevels writes the levels d whose mask byte is 1 to cd, and the
+// values of src (one for each level equal to md) whose level's mask byte
+// is 1 to dv, in one pass without a branch; cd has room for one level
+// more than it keeps and dv for len(src)+1 values. It returns how many
+// levels and values it kept.
+func compactLevels[T any](cd []byte, dv []T, d []byte, src []T, mask []uint8, md byte) (int, int) {
+	o, k, v := 0, 0, 0
+	d = d[:len(mask)]
+	last := len(src) - 1
+	if last < 0 {
+		for i, m := range mask {
+			cd[o] = d[i]
+			o += int(m)
+		}
+		return o, 0
 	}
+	for i, m := range mask {
+		x := d[i]
+		cd[o] = x
+		o += int(m)
+		def := b2i(x == md)
+		dv[k] = src[min(v, last)]
+		k += int(m) & def
+		v += def
+	}
+	return o, k
+}
+
+// compactValues sets the page view (lr.idx, lr.raw, lr.offs) to the nvals
+// values from v0 on whose keep byte is 1; w is the byte width of a plain
+// value.
+func (lr *leafReader) compactValues(v0, nvals int, kv []uint8, w int) error {
 	c := lr.conv
 	switch {
 	case lr.dictPage:
@@ -266,10 +333,6 @@ func (lr *leafReader) takeMasked(start, end int, mask []uint8) error {
 		}
 		lr.raw, lr.offs = raw, offs
 	default:
-		w := c.physWidth()
-		if c.op == opBool {
-			w = 1
-		}
 		if len(lr.raw) < (v0+nvals)*w {
 			return lr.corrupt("%v", errShortPage)
 		}
@@ -277,11 +340,7 @@ func (lr *leafReader) takeMasked(start, end int, mask []uint8) error {
 		lr.selRaw = slices.Grow(lr.selRaw[:0], (nvals+1)*w)[:(nvals+1)*w]
 		lr.raw = lr.selRaw[:compactBytes(lr.selRaw, src, w, kv)*w]
 	}
-	lr.def = cdef
-	lr.vpos = 0
-	err := lr.take(0, kept)
-	restore()
-	return err
+	return nil
 }
 
 // compact writes the values of src whose keep byte is 1 to dst (room for
