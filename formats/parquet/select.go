@@ -213,6 +213,9 @@ func (lr *leafReader) readFlatMask(mask []uint8) error {
 // and values are compacted into scratch slices, which take then reads as
 // if they were the page.
 func (lr *leafReader) takeMasked(start, end int, mask []uint8, kept int) error {
+	if ok, err := lr.scatterMasked(start, end, mask, kept); ok {
+		return err
+	}
 	v0 := lr.vpos
 	saveDef, saveIdx, saveRaw, saveOffs := lr.def, lr.idx, lr.raw, lr.offs
 	c := lr.conv
@@ -281,6 +284,77 @@ func (lr *leafReader) takeMasked(start, end int, mask []uint8, kept int) error {
 	lr.def, lr.idx, lr.raw, lr.offs = saveDef, saveIdx, saveRaw, saveOffs
 	lr.pos, lr.vpos = end, v0+nvals
 	return err
+}
+
+// scatterMasked is takeMasked in one pass for the flat optional columns
+// of plain 4- or 8-byte values (copied as stored): the kept levels are
+// compacted and each kept entry's value (zero for a null) written straight
+// at its place in the batch. It returns false, doing nothing, for other
+// columns.
+func (lr *leafReader) scatterMasked(start, end int, mask []uint8, kept int) (bool, error) {
+	c := lr.conv
+	w := c.width
+	if lr.maxDef == 0 || lr.dictPage || !(w == 4 || w == 8) || !(c.op == opCopy || c.op == opFixed) {
+		return false, nil
+	}
+	d := lr.def[start:end]
+	md := lr.maxDef
+	nvals := bytes.Count(d, []byte{md})
+	v0 := lr.vpos
+	if len(lr.raw) < (v0+nvals)*w {
+		return true, lr.corrupt("%v", errShortPage)
+	}
+	src := lr.raw[v0*w : (v0+nvals)*w]
+	lr.selDef = slices.Grow(lr.selDef[:0], kept+1)[:kept+1]
+	cd := lr.selDef
+	// One value of room more: the last write may be one past the kept.
+	out := lr.fixed.extend((kept + 1) * w)
+	lr.fixed.n -= w
+	if w == 4 {
+		scatterMaskedValues(arrow.Uint32Traits.CastFromBytes(out), cd, arrow.Uint32Traits.CastFromBytes(src), d, mask, md)
+	} else {
+		scatterMaskedValues(arrow.Uint64Traits.CastFromBytes(out), cd, arrow.Uint64Traits.CastFromBytes(src), d, mask, md)
+	}
+	cd = cd[:kept]
+	base := lr.entries
+	lr.entries += kept
+	if lr.keepLevels {
+		lr.bdef = append(lr.bdef, cd...)
+	}
+	defined := bytes.Count(cd, []byte{md})
+	if defined > 0 {
+		setValidity(lr.valid.b.Bytes(), base, cd, md)
+	}
+	lr.nulls += kept - defined
+	lr.nvals += defined
+	lr.pos, lr.vpos = end, v0+nvals
+	return true, nil
+}
+
+// scatterMaskedValues writes, for each level of d whose mask byte is 1, the
+// level to cd and the entry's value to out (the next value of src where
+// the level is md, zero elsewhere), without a branch; cd and out have room
+// for one more than they keep.
+func scatterMaskedValues[T uint32 | uint64](out []T, cd []byte, src []T, d []byte, mask []uint8, md byte) {
+	d = d[:len(mask)]
+	o, v := 0, 0
+	last := len(src) - 1
+	if last < 0 {
+		for i, m := range mask {
+			cd[o] = d[i]
+			out[o] = 0
+			o += int(m)
+		}
+		return
+	}
+	for i, m := range mask {
+		x := d[i]
+		def := b2i(x == md)
+		cd[o] = x
+		out[o] = src[min(v, last)] & -T(def)
+		o += int(m)
+		v += def
+	}
 }
 
 // compactLevels writes the levels d whose mask byte is 1 to cd, and the
