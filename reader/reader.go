@@ -3,7 +3,6 @@ package reader
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync/atomic"
 
@@ -296,7 +295,13 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		// Row groups or stripes decoded by opts.Workers goroutines.
 	} else if pd, ok := dec.(parquetDecoder); ok && filter != nil {
 		g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
-		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, skip: skip, kept: g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)}
+		kept, err := g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)
+		if err != nil {
+			del.close()
+			p.Release()
+			return nil, err
+		}
+		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, skip: skip, kept: kept}
 	} else if pd, ok := dec.(parquetDecoder); ok && skip != nil {
 		var br *parquet.BatchReader
 		br, err = pd.NewBatchReader(p.FileProjection(), parquet.BatchOptions{BatchRows: n, Allocator: mem,
@@ -498,5 +503,5 @@ func withFile(name string, err error) error {
 	if (errors.As(err, &fe) && fe.File != "") || (errors.As(err, &ve) && ve.File != "") {
 		return err
 	}
-	return fmt.Errorf("%s: %w", fileLabel(name), err)
+	return pathError(fileLabel(name), err)
 }

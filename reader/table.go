@@ -404,12 +404,12 @@ const DefaultSplitBytes = 128 << 20
 func splitTask(ctx context.Context, fsys storage.FS, task table.Task, split int64, limits Limits) ([]table.Task, error) {
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", task.Path, err)
+		return nil, pathError(task.Path, err)
 	}
 	defer f.Close()
 	pf, err := parquet.Open(f, f.Size(), limits.parquet())
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", task.Path, err)
+		return nil, pathError(task.Path, err)
 	}
 	n := pf.NumRowGroups()
 	if n <= 1 {
@@ -649,7 +649,7 @@ func (t *Table) Plan(ctx context.Context, i int) (*project.Plan, error) {
 	}
 	r, size, closeFn, err := openTask(t.opts.FS, f.Path)(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Path, err)
+		return nil, pathError(f.Path, err)
 	}
 	defer closeFn()
 	if o.format == "" {
