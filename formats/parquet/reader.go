@@ -312,13 +312,28 @@ func (br *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	var n int
 	var covered int64
 	if br.skip != nil {
-		n, covered = br.planSelected()
-		if n == 0 {
-			// Every row left is skipped.
-			br.next += br.left
-			br.left = 0
-			br.ranges = br.ranges[:0]
-			return nil, io.EOF
+		for {
+			n, covered = br.planSelected()
+			if n > 0 {
+				break
+			}
+			if covered == br.left {
+				// Every row left is skipped.
+				br.next += br.left
+				br.left = 0
+				br.ranges = br.ranges[:0]
+				return nil, io.EOF
+			}
+			// A long stretch of skipped rows: stepped over.
+			if err := br.skipRows(); err != nil {
+				br.err = err
+				return nil, err
+			}
+			br.left -= covered
+			br.next += covered
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 		}
 	} else {
 		n = br.rows
@@ -374,6 +389,22 @@ func (br *BatchReader) readBatch(n int) (rec arrow.RecordBatch, err error) {
 		d.Release()
 	}
 	return array.NewRecordBatch(br.schema, cols, int64(n)), nil
+}
+
+// skipRows steps every column over the rows of the planned batch, none
+// of which is kept.
+func (br *BatchReader) skipRows() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &CorruptError{File: br.f.name, Offset: -1, Section: "data", Err: fmt.Errorf("decoder panic: %v", r)}
+		}
+	}()
+	for _, lr := range br.readers {
+		if err := lr.readRuns(0, br.runs, br.mask); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Close releases the reader's buffers and pages. It is safe to call twice.

@@ -17,6 +17,11 @@ type RowRange struct{ Start, End int64 }
 // over, then take rows are read.
 type rowRun struct{ skip, take int }
 
+// maxSkipSpan caps the file rows one batch of a reader with a skip set
+// covers (its keep mask has a byte a row): a longer stretch of skipped
+// rows is stepped over in batches of no rows.
+var maxSkipSpan int64 = 1 << 20 // a variable for tests
+
 // planSelected plans the next batch of a reader with a skip set: up to
 // br.rows kept rows from br.next on, as runs into br.runs, the file row
 // ranges they keep into br.ranges and a keep byte (0 or 1) per row covered
@@ -27,7 +32,7 @@ func (br *BatchReader) planSelected() (kept int, covered int64) {
 	br.runs, br.ranges = br.runs[:0], br.ranges[:0]
 	pos, end := br.next, br.next+br.left
 	skip := 0
-	for kept < br.rows && pos < end {
+	for kept < br.rows && pos < end && pos-br.next < maxSkipSpan {
 		d := end
 		if p, ok := br.peekSkip(); ok {
 			d = min(p, end)
@@ -45,7 +50,7 @@ func (br *BatchReader) planSelected() (kept int, covered int64) {
 		kept += take
 		pos += int64(take)
 	}
-	if kept == 0 {
+	if kept == 0 && pos == end {
 		return 0, end - br.next
 	}
 	if skip > 0 {

@@ -235,6 +235,13 @@ func TestSkipRowsGenerated(t *testing.T) {
 	if n := checkSkipping(t, b); n != 14 {
 		t.Fatalf("checked %d reads", n)
 	}
+	// Batches spanning at most 50 file rows: long stretches of skipped
+	// rows are stepped over in batches of none.
+	defer func(s int64) { maxSkipSpan = s }(maxSkipSpan)
+	maxSkipSpan = 50
+	if n := checkSkipping(t, b); n != 14 {
+		t.Fatalf("checked %d reads", n)
+	}
 	// From the third row group on: positions stay file positions.
 	f := openBytes(t, b)
 	mem := newMem(t)
