@@ -26,8 +26,10 @@ var maxSkipSpan int64 = 1 << 20 // a variable for tests
 // br.rows kept rows from br.next on, as runs into br.runs, the file row
 // ranges they keep into br.ranges and a keep byte (0 or 1) per row covered
 // into br.mask. It returns the kept rows and the file rows the batch
-// covers (skipped rows after the last kept one are left for the next
-// batch); kept is 0 when every row left is skipped.
+// covers (skipped rows after the last kept one are covered too when the
+// batch reaches the end or maxSkipSpan); kept is 0 when the batch holds
+// only skipped rows: every row left (covered is br.left) or maxSkipSpan of
+// them.
 func (br *BatchReader) planSelected() (kept int, covered int64) {
 	br.runs, br.ranges = br.runs[:0], br.ranges[:0]
 	pos, end := br.next, br.next+br.left
@@ -106,7 +108,8 @@ func (br *BatchReader) LastRows() []RowRange { return br.ranges }
 // far: after io.EOF, all of them.
 func (br *BatchReader) RowsDone() int64 { return br.next - br.first }
 
-// startSkip positions the skip iterator at the reader's first row.
+// startSkip starts reading the skipped rows of skip (peekSkip passes
+// those before the reader's first row).
 func (br *BatchReader) startSkip(skip *roaring64.Bitmap) {
 	br.skip = skip
 	br.skipIt = skip.ManyIterator()
