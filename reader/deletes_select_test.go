@@ -22,7 +22,7 @@ import (
 // size, with and without a filter on the first column (the row groups the
 // filter keeps are read through the same skipping).
 func TestDecoderSkipDifferential(t *testing.T) {
-	defer reader.SetDecoderSkip(true)
+	defer reader.SetDecoderSkip(false)
 	dirs := filterTables(t)
 	gen, _ := filepath.Glob(filepath.Join("testdata", "deletes", "*"))
 	for _, g := range gen {
