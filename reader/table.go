@@ -139,6 +139,10 @@ type TableOptions struct {
 	Filter expr.Expr
 	// Stats, when set, counts what the scan skipped and read.
 	Stats *ScanStats
+
+	// Dictionary returns the top-level string and binary columns as Arrow
+	// dictionary arrays: see [Options.Dictionary].
+	Dictionary bool
 }
 
 // IcebergOptions are the options of an Iceberg table read.
@@ -519,14 +523,25 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 		}
 	}
 	if len(planned) == 0 {
-		return array.NewRecordReader(schema.ToArrowSchema(t.OutputSchema()), nil)
+		out := schema.ToArrowSchema(t.OutputSchema())
+		if t.opts.Dictionary {
+			out = DictionarySchema(out)
+		}
+		return array.NewRecordReader(out, nil)
 	}
+	// With a narrowed output, the narrowed batches are encoded; otherwise
+	// each file's batches are, by the scan's workers.
 	rr, err := ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
-		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: t.opts.IgnoreDeletes, Filter: t.opts.Filter, Stats: t.opts.Stats})
+		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: t.opts.IgnoreDeletes, Filter: t.opts.Filter, Stats: t.opts.Stats,
+			Dictionary: t.opts.Dictionary && t.out == nil})
 	if err != nil || t.out == nil {
 		return rr, err
 	}
-	return newNarrowReader(rr, t.out), nil
+	nr := array.RecordReader(newNarrowReader(rr, t.out))
+	if t.opts.Dictionary {
+		nr = newDictReader(nr, t.opts.Allocator)
+	}
+	return nr, nil
 }
 
 // OutputSchema is the schema of the batches [Table.Scan] returns: the read
@@ -601,7 +616,11 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 		files = append(files, FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o})
 	}
 	if len(files) == 0 && len(tasks) > 0 {
-		return array.NewRecordReader(schema.ToArrowSchema(tasks[0].ReadSchema), nil)
+		out := schema.ToArrowSchema(tasks[0].ReadSchema)
+		if topts.Dictionary {
+			out = DictionarySchema(out)
+		}
+		return array.NewRecordReader(out, nil)
 	}
 	return scanFiles(ctx, files, opts, cache.budget, cache.pool.Close)
 }

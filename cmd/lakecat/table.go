@@ -43,6 +43,8 @@ type tableFlags struct {
 	// filter is --where, parsed (set by the verbs that take it).
 	filter expr.Expr
 	stats  *reader.ScanStats
+	// dictionary is cat's --dictionary with --format arrow.
+	dictionary bool
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
@@ -192,6 +194,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		o.Warn, o.Progress = nil, nil
 	}
 	o.Filter, o.Stats = t.filter, t.stats
+	o.Dictionary = t.dictionary
 	if t.Workers < 0 {
 		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
