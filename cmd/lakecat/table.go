@@ -433,7 +433,11 @@ func (t *tableFlags) formatOptions(format table.Format) (table.FormatOptions, er
 			for i, f := range ff.formats {
 				names[i] = formatName(f)
 			}
-			msg := fmt.Sprintf("--%s does not apply to a %s table (it is for %s tables)", ff.flag, formatName(format), strings.Join(names, " and "))
+			article := "a"
+			if format == table.Iceberg {
+				article = "an"
+			}
+			msg := fmt.Sprintf("--%s does not apply to %s %s table (it is for %s tables)", ff.flag, article, formatName(format), strings.Join(names, " and "))
 			if ff.why != "" {
 				msg += ": " + ff.why
 			}
