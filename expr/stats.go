@@ -353,3 +353,28 @@ func mayMatchLeaves(n node, f LeafFunc) bool {
 	}
 	return true
 }
+
+// MayMatchBoth is [Bound.MayMatch] where a predicate may hold only when
+// its statistics and f ([Bound.MayMatchLeaves]) both allow it, so that in
+// a OR b, a ruled out by the statistics and b by f rules the unit out. f
+// is asked only about the predicates the statistics let through (a bloom
+// filter is read only when it can decide something).
+func (b *Bound) MayMatchBoth(stats StatsFunc, f LeafFunc) bool { return mayMatchBoth(b.root, stats, f) }
+
+func mayMatchBoth(n node, stats StatsFunc, f LeafFunc) bool {
+	switch x := n.(type) {
+	case constNode:
+		return bool(x)
+	case andNode:
+		return mayMatchBoth(x.l, stats, f) && mayMatchBoth(x.r, stats, f)
+	case orNode:
+		return mayMatchBoth(x.l, stats, f) || mayMatchBoth(x.r, stats, f)
+	case *leaf:
+		if s, ok := stats(x.field.ID); ok && !leafMayMatch(x, s) {
+			return false
+		}
+		m, ok := f(x.field.ID, x.op, x.vals)
+		return !ok || m
+	}
+	return true
+}

@@ -1,6 +1,11 @@
 package reader
 
-import "github.com/lakecat/lakecat"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lakecat/lakecat"
+)
 
 var (
 	// ErrUnknownFormat is returned for a file that is neither Parquet nor ORC
@@ -23,3 +28,13 @@ var (
 	// file that is not Parquet (only Parquet files are split into tasks).
 	ErrRowGroupRange = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: a row-group range of a file that is not Parquet")
 )
+
+// pathError prefixes err with the path of the file it concerns unless the
+// error's text names that path already (the *fs.PathError of opening it
+// does), so a message names the file once. err stays in the chain.
+func pathError(path string, err error) error {
+	if strings.Contains(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}

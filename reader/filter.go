@@ -38,6 +38,7 @@ const (
 	rowsRead
 	rowsSelected
 	manifestsSkipped
+	rowGroupsSkippedBloom
 	numCounters
 )
 
@@ -51,9 +52,13 @@ type ScanCounts struct {
 	// count them.
 	FilesRead, FilesSkipped int64
 	// RowGroupsRead and RowGroupsSkipped count Parquet row groups decoded
-	// and ruled out by their statistics (ORC stripes and Avro files count
-	// as one group each, never skipped).
+	// and ruled out by their statistics or bloom filters (ORC stripes and
+	// Avro files count as one group each, never skipped).
 	RowGroupsRead, RowGroupsSkipped int64
+	// RowGroupsSkippedBloom counts the row groups among RowGroupsSkipped
+	// that their statistics let through and their bloom filters ruled out
+	// (= and IN predicates).
+	RowGroupsSkippedBloom int64
 	// BytesSkippedFiles is the size of the files skipped, in bytes (as the
 	// metadata states it); BytesSkippedRowGroups the compressed size of the
 	// row groups skipped.
@@ -78,7 +83,8 @@ func (s *ScanStats) Counts() ScanCounts {
 		RowGroupsRead: s.c[rowGroupsRead].Load(), RowGroupsSkipped: s.c[rowGroupsSkipped].Load(),
 		BytesSkippedFiles: s.c[bytesSkippedFiles].Load(), BytesSkippedRowGroups: s.c[bytesSkippedRowGroups].Load(),
 		RowsRead: s.c[rowsRead].Load(), RowsSelected: s.c[rowsSelected].Load(),
-		ManifestsSkipped: s.c[manifestsSkipped].Load(),
+		ManifestsSkipped:      s.c[manifestsSkipped].Load(),
+		RowGroupsSkippedBloom: s.c[rowGroupsSkippedBloom].Load(),
 	}
 }
 
@@ -173,7 +179,8 @@ type rowGroupFilter struct {
 	fields       map[int]*schema.Field // read field id → the file's own field
 	topLevel     map[int]bool
 	constants    map[int]any
-	posID        int // field id of _pos
+	posID        int  // field id of _pos
+	equalities   bool // the filter has = or IN predicates (bloom filters)
 }
 
 func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *schema.Schema, constants map[int]any, posID int) *rowGroupFilter {
@@ -181,15 +188,20 @@ func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *sch
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	return &rowGroupFilter{file: pf, filter: filter, read: read, readByID: idIndex(read), resolvedByID: idIndex(resolved), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID}
+	return &rowGroupFilter{file: pf, filter: filter, read: read, readByID: idIndex(read), resolvedByID: idIndex(resolved), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID, equalities: hasEqualities(filter)}
 }
 
 // mayMatch evaluates the filter on row group i's statistics, each
 // converted from the file's type to the read type ([expr.PromoteBound]) or
 // left unknown.
 func (g *rowGroupFilter) mayMatch(i int) bool {
+	return g.filter.MayMatch(g.statsOf(i))
+}
+
+// statsOf returns the statistics of row group i, for [expr.Bound.MayMatch].
+func (g *rowGroupFilter) statsOf(i int) expr.StatsFunc {
 	rows := g.file.RowGroupRows(i)
-	return g.filter.MayMatch(func(id int) (expr.Stats, bool) {
+	return func(id int) (expr.Stats, bool) {
 		rf := g.readByID[id]
 		if rf == nil {
 			return expr.Stats{}, false
@@ -213,12 +225,14 @@ func (g *rowGroupFilter) mayMatch(i int) bool {
 			st.Upper, _ = expr.PromoteBound(cs.Max, from, to)
 		}
 		return st, true
-	})
+	}
 }
 
 // keptRowGroups returns the row groups of [first, first+count) that may
-// match (count 0: to the end), counting the skipped ones.
-func (g *rowGroupFilter) keptRowGroups(first, count int, stats *ScanStats) []int {
+// match (count 0: to the end), judged by their statistics and then their
+// bloom filters, counting the skipped ones. The error is that of a bloom
+// filter that cannot be read or is corrupt.
+func (g *rowGroupFilter) keptRowGroups(first, count int, stats *ScanStats) ([]int, error) {
 	end := g.file.NumRowGroups()
 	if count > 0 && first+count < end {
 		end = first + count
@@ -226,14 +240,21 @@ func (g *rowGroupFilter) keptRowGroups(first, count int, stats *ScanStats) []int
 	var kept []int
 	for i := first; i < end; i++ {
 		if g.mayMatch(i) {
-			kept = append(kept, i)
-			stats.add(rowGroupsRead, 1)
-			continue
+			ok, err := g.bloomMayMatch(i)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				kept = append(kept, i)
+				stats.add(rowGroupsRead, 1)
+				continue
+			}
+			stats.add(rowGroupsSkippedBloom, 1)
 		}
 		stats.add(rowGroupsSkipped, 1)
 		stats.add(bytesSkippedRowGroups, g.file.RowGroupBytes(i))
 	}
-	return kept
+	return kept, nil
 }
 
 // rowGroupsSource reads chosen row groups of a Parquet file, each run of
@@ -427,9 +448,13 @@ type FilePruning struct {
 	// MayMatch is false when no row of the file can match.
 	MayMatch bool
 	// Reason says why the file or some of its row groups are skipped:
-	// "partition values", "columns the file lacks", "row group statistics";
-	// "" when nothing is skipped.
+	// "partition values", "columns the file lacks", "row group statistics",
+	// "bloom filters", "row group statistics, bloom filters"; "" when
+	// nothing is skipped.
 	Reason string
+	// RowGroupsSkippedBloom counts the row groups that their statistics
+	// let through and their bloom filters ruled out.
+	RowGroupsSkippedBloom int
 	// RowGroups and RowGroupsKept count the file's row groups (Parquet;
 	// 1 for ORC and Avro) and those that may match.
 	RowGroups, RowGroupsKept int
@@ -473,7 +498,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	}
 	r, size, closeFn, err := openTask(t.opts.FS, f.Path)(ctx)
 	if err != nil {
-		return FilePruning{}, fmt.Errorf("%s: %w", f.Path, err)
+		return FilePruning{}, pathError(f.Path, err)
 	}
 	defer closeFn()
 	if o.format == "" {
@@ -506,7 +531,10 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	}
 	var st ScanStats
 	g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), o.Constants, o.posFieldID())
-	kept := g.keptRowGroups(o.firstRowGroup, o.rowGroups, &st)
+	kept, err := g.keptRowGroups(o.firstRowGroup, o.rowGroups, &st)
+	if err != nil {
+		return FilePruning{}, withFile(f.Path, err)
+	}
 	c := st.Counts()
 	out := FilePruning{MayMatch: len(kept) > 0, RowGroups: int(c.RowGroupsRead + c.RowGroupsSkipped), RowGroupsKept: len(kept), BytesSkipped: c.BytesSkippedRowGroups}
 	switch {
@@ -514,9 +542,14 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		// The row group filter rules every group out by the same
 		// constants; its bytes are those of the groups, as a scan counts.
 		out.Reason = "columns the file lacks"
+	case c.RowGroupsSkippedBloom > 0 && c.RowGroupsSkippedBloom == c.RowGroupsSkipped:
+		out.Reason = "bloom filters"
+	case c.RowGroupsSkippedBloom > 0:
+		out.Reason = "row group statistics, bloom filters"
 	case c.RowGroupsSkipped > 0:
 		out.Reason = "row group statistics"
 	}
+	out.RowGroupsSkippedBloom = int(c.RowGroupsSkippedBloom)
 	return out, nil
 }
 

@@ -357,7 +357,7 @@ func (m *hudiMerge) readLogs(ctx context.Context, h *hudiRead, inner Options) er
 	for _, lf := range sl.LogFiles {
 		f, err := h.fsys.Open(ctx, lf.Path)
 		if err != nil {
-			return fmt.Errorf("%s: %w", lf.Path, err)
+			return pathError(lf.Path, err)
 		}
 		lr := hudilog.NewReader(f, f.Size(), lf.Path, hudilog.Limits{})
 		for {
@@ -778,7 +778,7 @@ func planHudiLogs(ctx context.Context, fsys storage.FS, task table.Task, o Optio
 	for _, lf := range sl.LogFiles {
 		f, err := fsys.Open(ctx, lf.Path)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", lf.Path, err)
+			return nil, pathError(lf.Path, err)
 		}
 		lr := hudilog.NewReader(f, f.Size(), lf.Path, hudilog.Limits{})
 		for {

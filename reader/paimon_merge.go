@@ -148,7 +148,7 @@ func (r *fileRun) Next() (arrow.RecordBatch, error) {
 			r.name = f.Path
 			file, err := r.fsys.Open(r.ctx, f.Path)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f.Path, err)
+				return nil, pathError(f.Path, err)
 			}
 			o := r.opts
 			o.Name, o.WriterSchema, o.format = f.Path, f.FileSchema, f.Format
@@ -234,7 +234,7 @@ func openMerge(ctx context.Context, fsys storage.FS, task table.Task, base Optio
 	}
 	m, err := merge.NewReader(schema.ToArrowSchema(ms), runs, spec, merge.Options{BatchRows: batch, Allocator: mem, MemoryBytes: memoryBytes})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", task.Path, err)
+		return nil, pathError(task.Path, err)
 	}
 	out := &mergedReader{refs: 1, ctx: ctx, m: m, n: len(task.ReadSchema.Fields), schema: schema.ToArrowSchema(task.ReadSchema), mem: mem, stats: stats}
 	if filter != nil {

@@ -230,7 +230,11 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 		var groups []int
 		if filter != nil {
 			g := newRowGroupFilter(d.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
-			groups = g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)
+			var err error
+			groups, err = g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)
+			if err != nil {
+				return errSource{err}
+			}
 			if len(groups) < 2 {
 				return &rowGroupsSource{file: d.File, proj: proj, n: n, mem: mem, kept: groups}
 			}

@@ -3,7 +3,6 @@ package reader
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync/atomic"
 
@@ -290,7 +289,13 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		// Row groups or stripes decoded by opts.Workers goroutines.
 	} else if pd, ok := dec.(parquetDecoder); ok && filter != nil {
 		g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
-		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)}
+		kept, err := g.keptRowGroups(opts.firstRowGroup, opts.rowGroups, opts.Stats)
+		if err != nil {
+			del.close()
+			p.Release()
+			return nil, err
+		}
+		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: kept}
 	} else if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
 		// ORC and Avro: the columns the file lacks rule it out.
 		src = emptySource{}
@@ -456,5 +461,5 @@ func withFile(name string, err error) error {
 	if (errors.As(err, &fe) && fe.File != "") || (errors.As(err, &ve) && ve.File != "") {
 		return err
 	}
-	return fmt.Errorf("%s: %w", fileLabel(name), err)
+	return pathError(fileLabel(name), err)
 }

@@ -3,7 +3,6 @@ package reader
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -257,7 +256,7 @@ func (s *scanReader) openFile(i int, t FileTask) (array.RecordReader, func() err
 	}
 	r, size, closeFn, err := t.Open(s.ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", fileLabel(t.Name), err)
+		return nil, nil, pathError(fileLabel(t.Name), err)
 	}
 	s.sizes[i] = size
 	opts := t.Options

@@ -345,7 +345,7 @@ func (t *Table) Plan(ctx context.Context, i int) (*project.Plan, error) {
 	}
 	r, size, closeFn, err := openTask(t.opts.FS, f.Path)(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Path, err)
+		return nil, pathError(f.Path, err)
 	}
 	defer closeFn()
 	if o.format == "" {

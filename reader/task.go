@@ -78,7 +78,7 @@ func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOp
 	}
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", task.Path, err)
+		return nil, pathError(task.Path, err)
 	}
 	rr, err := Open(ctx, f, f.Size(), o)
 	if err != nil {
@@ -101,7 +101,7 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 	if task.Rules != "" {
 		r, err := project.ParseRules(task.Rules)
 		if err != nil {
-			return Options{}, fmt.Errorf("%s: %w", task.Path, err)
+			return Options{}, pathError(task.Path, err)
 		}
 		rules = r
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -17,6 +18,27 @@ func addCLIHabits(root *cobra.Command, f *factory) {
 	root.SetVersionTemplate(readVersion().String())
 	root.PersistentFlags().BoolVarP(&f.Verbose, "verbose", "v", false, "log what the object-store SDKs say (debug lines, warnings) to stderr")
 	root.AddCommand(newVersionCmd(f))
+	// cobra's completion verb prints its help and exits 0 for a shell it
+	// has no script for (tcsh, ksh): that is a usage error.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, s := range c.Commands() {
+			shells = append(shells, s.Name())
+		}
+		c.Args = func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Errorf("no completion script for shell %q (want %s)", args[0], strings.Join(shells, ", "))}
+			}
+			return nil
+		}
+		c.RunE = func(c *cobra.Command, args []string) error {
+			return usageError{fmt.Errorf("completion wants a shell: %s", strings.Join(shells, ", "))}
+		}
+	}
 	for _, c := range root.Commands() {
 		completeFlag(c, "rules", rulesCompletion())
 		switch c.Name() {

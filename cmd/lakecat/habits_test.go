@@ -103,3 +103,24 @@ func TestOutputFile(t *testing.T) {
 		t.Errorf("cat --output FOLDER: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// TestCLIHabitsUsage: a shell cobra has no completion script for, a bare
+// completion verb and an empty --output name are usage errors (exit 2),
+// not help on stdout with exit 0 or rows written to stdout.
+func TestCLIHabitsUsage(t *testing.T) {
+	table := filepath.Join("..", "..", "testdata", "orders")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"completion", "tcsh"}, `no completion script for shell "tcsh" (want bash, fish, powershell, zsh)`},
+		{[]string{"completion"}, "completion wants a shell: bash, fish, powershell, zsh"},
+		{[]string{"cat", table, "-o", ""}, "--output was given an empty value"},
+		{[]string{"files", table, "--output="}, "--output was given an empty value"},
+	} {
+		out, errOut, code := runCLI(t, c.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, code, out, errOut, exitUsage, c.want)
+		}
+	}
+}

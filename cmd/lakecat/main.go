@@ -155,7 +155,7 @@ func cobraArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 
 // nonEmptyFlags are the flags whose value must say something: given empty
 // (`--where ""`), they would silently read everything.
-var nonEmptyFlags = []string{"where", "columns", "schema", "file-schema", "name-mapping", "union-by-name"}
+var nonEmptyFlags = []string{"where", "columns", "schema", "file-schema", "name-mapping", "union-by-name", "output"}
 
 // emptyFlagValues refuses a flag of nonEmptyFlags given with an empty or
 // blank value.

@@ -63,7 +63,7 @@ func (t *tableFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&t.Raw, "raw", false, "Paimon primary-key table: read every stored row with its system columns")
 	fl.BoolVar(&t.IgnoreLogs, "ignore-logs", false, "Hudi merge-on-read table: read base files only, without merging their log files")
 	fl.IntVar(&t.Workers, "workers", 0, "files decoded at once; of one data file, its row groups or stripes (default: GOMAXPROCS)")
-	fl.StringVar(&t.Memory, "memory", "", "bound on decoded bytes waiting to be printed and the decoders' state, e.g. 256MiB (default 64MiB; 0: no bound)")
+	fl.StringVar(&t.Memory, "memory", "", "bound on decoded bytes waiting to be printed and the decoders' state, e.g. 256MiB (default 64MiB; 0: no bound on decode state, batches waiting still queue up to 64MiB)")
 	fl.StringVar(&t.TimeZone, "time-zone", "", "Paimon: session time zone of casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE, and from either to INT, DATE or STRING (IANA name, e.g. Asia/Shanghai; default UTC)")
 	fl.BoolVar(&t.NoRebase, "no-rebase", false, "Iceberg: do not re-root stored paths under the table location at the opened folder (only --path-map rewrites them)")
 }

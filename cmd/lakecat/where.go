@@ -35,7 +35,7 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 	}
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATH\tREAD\tROW GROUPS\tBYTES SKIPPED\tWHY")
-	var files, skipped, groups, kept int
+	var files, skipped, groups, kept, bloom int
 	var bytes int64
 	for i, tfile := range t.Files {
 		pr, err := t.Prune(ctx, i)
@@ -50,6 +50,7 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 		}
 		groups += pr.RowGroups
 		kept += pr.RowGroupsKept
+		bloom += pr.RowGroupsSkippedBloom
 		bytes += pr.BytesSkipped
 		rg := "-"
 		if pr.RowGroups > 0 {
@@ -68,12 +69,17 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 			return err
 		}
 	}
+	if bloom > 0 {
+		if _, err := fmt.Fprintf(f.Stdout, "row groups skipped by bloom filters: %d\n", bloom); err != nil {
+			return err
+		}
+	}
 	_, err = fmt.Fprintf(f.Stdout, "files: %d read, %d skipped; row groups: %d of %d kept; bytes skipped: %d\n", files-skipped, int64(skipped)+mfiles, kept, groups, bytes)
 	return err
 }
 
 // scanStatsLine formats the counters of a filtered scan for stderr.
 func scanStatsLine(c reader.ScanCounts) string {
-	return fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept",
-		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups, c.RowsRead, c.RowsSelected)
+	return fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept; row groups skipped by bloom filters %d",
+		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups, c.RowsRead, c.RowsSelected, c.RowGroupsSkippedBloom)
 }

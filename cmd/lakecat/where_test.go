@@ -131,3 +131,18 @@ func TestPlanWhereCountsAsCatStats(t *testing.T) {
 		}
 	}
 }
+
+// TestCatWhereBloom: cat --stats counts the row groups a bloom filter
+// skipped (parquet-testing's file written by parquet-rs, one row group).
+func TestCatWhereBloom(t *testing.T) {
+	file := filepath.Join(testutil.RealDir(t), "parquet-testing", "data", "data_index_bloom_encoding_with_length.parquet")
+	for _, c := range []struct{ where, out, stats string }{
+		{"String in ('b', 'zzz')", "", "lakecat: filter: files 0 read, 1 skipped; row groups 0 read, 1 skipped; bytes skipped 199; rows 0 decoded, 0 kept; row groups skipped by bloom filters 1\n"},
+		{"String in ('dog', 'zzz')", `{"String":"dog"}` + "\n", "lakecat: filter: files 1 read, 0 skipped; row groups 1 read, 0 skipped; bytes skipped 0; rows 14 decoded, 1 kept; row groups skipped by bloom filters 0\n"},
+	} {
+		out, errOut, code := runCLI(t, "cat", file, "--where", c.where, "--stats", "--format", "jsonl")
+		if code != exitOK || out != c.out || errOut != c.stats {
+			t.Errorf("--where %q: exit %d\nstdout %q\nstderr %q\nwant %q and %q", c.where, code, out, errOut, c.out, c.stats)
+		}
+	}
+}

@@ -59,6 +59,17 @@ const (
 	// far below it (parquet-mr and Arrow at 20,000 rows by default).
 	maxPageValues = 1 << 24
 
+	// maxBloomFilterBytes bounds the bitset of one column chunk's bloom
+	// filter (bytes) that is read to prune: parquet-mr caps its filters at
+	// 1 MiB by default and Arrow C++ at 128 MiB; a larger filter is left
+	// unread (the row group may match), not taken for corrupt.
+	maxBloomFilterBytes = 128 << 20
+
+	// maxBloomHeaderBytes bounds the bytes read to decode a bloom filter
+	// header when the column chunk does not state the filter's length: the
+	// header is a number and three one-member unions, under 16 bytes.
+	maxBloomHeaderBytes = 64
+
 	// maxBatchBytes bounds the variable-length data of one column in one
 	// batch (bytes): Arrow binary and utf8 arrays use 32-bit offsets.
 	maxBatchBytes = 1<<31 - 1

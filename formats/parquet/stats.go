@@ -30,6 +30,11 @@ type columnMetaData struct {
 	TotalCompressedSize   int64      `thrift:"7,required"`
 	DataPageOffset        int64      `thrift:"9,required"`
 	Statistics            statistics `thrift:"12,optional"`
+	// BloomFilterOffset and BloomFilterLength locate the chunk's bloom
+	// filter (header and bitset); the length is absent in files of
+	// parquet-format before 2.10.
+	BloomFilterOffset thrift.Null[int64] `thrift:"14,optional"`
+	BloomFilterLength thrift.Null[int32] `thrift:"15,optional"`
 }
 
 // statistics mirrors Statistics (parquet.thrift) with a nullable null_count,

@@ -379,12 +379,12 @@ func Split(ctx context.Context, fsys storage.FS, files []table.File, opts table.
 func splitTask(ctx context.Context, fsys storage.FS, task table.Task, split, footerBytes int64) ([]table.Task, error) {
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", task.Path, err)
+		return nil, pathError(task.Path, err)
 	}
 	defer f.Close()
 	pf, err := parquet.Open(f, f.Size(), parquet.WithLimits(parquet.Limits{FooterBytes: footerBytes}))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", task.Path, err)
+		return nil, pathError(task.Path, err)
 	}
 	n := pf.NumRowGroups()
 	if n <= 1 {
@@ -402,6 +402,15 @@ func splitTask(ctx context.Context, fsys storage.FS, task table.Task, split, foo
 		}
 	}
 	return out, nil
+}
+
+// pathError names path in err unless err already names it (an open's
+// *fs.PathError does).
+func pathError(path string, err error) error {
+	if strings.Contains(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // PartitionString describes partition values m, "name=value,…" in field id
