@@ -156,7 +156,6 @@ type Table struct {
 	Files []TableFile
 
 	opts    TableOptions
-	table   table.Table
 	scan    table.Scan
 	listing *table.Listing
 }
@@ -201,7 +200,7 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 	return &Table{
 		Format: l.Format, MetadataGuessed: l.MetadataGuessed, Location: location,
 		ReadSchema: l.ReadSchema, Schemas: l.Schemas, CurrentSchemaID: l.CurrentSchemaID, Files: l.Files,
-		opts: opts, table: tbl, scan: scan, listing: l,
+		opts: opts, scan: scan, listing: l,
 	}, nil
 }
 
