@@ -9,12 +9,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/compute/exec"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/internal/arrowtake"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
@@ -323,8 +322,8 @@ func (s *rowGroupsSource) Close() error {
 type positioned interface{ batchStart() int64 }
 
 // applyFilter keeps the rows of out the residual filter selects: out
-// itself when all match, nil when none do, else Arrow's filter kernel over
-// the selection bitmap. It releases out when it returns another batch.
+// itself when all match, nil when none do, else the rows the selection bitmap
+// keeps, gathered. It releases out when it returns another batch.
 func applyFilter(ctx context.Context, f *expr.Bound, out arrow.RecordBatch, mem memory.Allocator, stats *ScanStats) (arrow.RecordBatch, error) {
 	sel, n, err := f.Select(out)
 	if err != nil {
@@ -340,9 +339,7 @@ func applyFilter(ctx context.Context, f *expr.Bound, out arrow.RecordBatch, mem 
 		out.Release()
 		return nil, nil
 	}
-	mask := array.NewBoolean(rows, memory.NewBufferBytes(sel), nil, 0)
-	defer mask.Release()
-	res, err := compute.FilterRecordBatch(exec.WithAllocator(ctx, mem), out, mask, compute.DefaultFilterOptions())
+	res, err := arrowtake.FilterRecordBatch(mem, out, sel)
 	out.Release()
 	if err != nil {
 		return nil, fmt.Errorf("reader: residual filter: %w", err)
