@@ -79,9 +79,10 @@ func TestNoFormatPlanningOutsideTable(t *testing.T) {
 		// Reading a task: position deletes' stored paths, Paimon deletion
 		// vectors, a Hudi log block's writer schema.
 		"reader": {"iceberg.Resolver": true, "iceberg.NewResolver": true, "paimon.ReadDeletionVector": true, "hudi.AlignAvroSchema": true},
-		// Committing a schema: locate and open the table, write its next
-		// metadata.
-		"evolve": {"iceberg.FindMetadata": true, "iceberg.Open": true, "iceberg.Table": true, "paimon.Open": true, "paimon.Table": true},
+		// Committing a schema: locate and open the table, read and write
+		// its metadata.
+		"evolve": {"iceberg.FindMetadata": true, "iceberg.Open": true, "iceberg.Table": true, "iceberg.Metadata": true, "iceberg.ParseMetadata": true,
+			"paimon.Open": true, "paimon.Table": true},
 	}
 	planning := map[string]bool{"Plan": true, "PlanTasks": true, "Tasks": true, "NewScan": true, "LSM": true, "MergeSpec": true, "MergeTask": true, "SliceTask": true, "DeletesFor": true}
 	for dir, ok := range allowed {
