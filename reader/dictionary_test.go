@@ -14,6 +14,7 @@ import (
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // drainBatches retains and returns every batch of rr, then releases rr.
@@ -173,7 +174,7 @@ func TestDictionaryTables(t *testing.T) {
 		{"orders, filter on a column not returned", orders, reader.TableOptions{Columns: []string{"customer"},
 			Filter: expr.Compare("order_id", expr.Gt, int64(3))}, 1, 3},
 		{"orders, _file", orders, reader.TableOptions{MetadataColumns: []string{"_file", "_pos"}}, 4, 6},
-		{"paimon_orders raw", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, 2, 14},
+		{"paimon_orders raw", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, 2, 14},
 		{"impala eq and pos deletes", filepath.Join(ice, "hadoop_catalog", "ice", "iceberg_v2_delete_both_eq_and_pos"), reader.TableOptions{}, 1, 2},
 		{"hudi merge-on-read v6_nonpartitioned", unzipHudi(t, "mor/parquet/v6_nonpartitioned.zip", "v6_nonpartitioned"), reader.TableOptions{}, 0, 0},
 	}
