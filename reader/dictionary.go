@@ -179,7 +179,12 @@ func encodeDictionary(mem memory.Allocator, dt *arrow.DictionaryType, arr arrow.
 			ids[i] = 0
 			continue
 		}
-		v := data[offsets[i]-base : offsets[i+1]-base]
+		lo, hi := offsets[i]-base, offsets[i+1]-base
+		if lo < 0 || lo > hi || int(hi) > len(data) {
+			idx.Release()
+			return nil, fmt.Errorf("row %d: value offsets %d..%d outside the %d value bytes", i, lo, hi, len(data))
+		}
+		v := data[lo:hi]
 		id, ok := seen[string(v)]
 		if !ok {
 			id = int32(len(dictOff) - 1)
