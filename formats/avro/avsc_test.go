@@ -2,6 +2,7 @@ package avro
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -217,4 +218,71 @@ func TestParseSchemaErrors(t *testing.T) {
 	if _, err := ParseSchema(deep); err == nil {
 		t.Errorf("a schema nested 2000 levels parsed")
 	}
+}
+
+// FuzzParseSchema: ParseSchema never panics, and a schema both it and
+// hamba/avro accept gives the same field tree.
+func FuzzParseSchema(f *testing.F) {
+	for _, js := range []string{
+		`"int"`, `["null","string"]`,
+		`{"type":"record","name":"a.R","fields":[{"name":"x","type":["null",{"type":"fixed","name":"F","size":4,"logicalType":"decimal","precision":7,"scale":2}],"field-id":1},{"name":"y","type":"F"}]}`,
+		`{"type":"map","values":{"type":"array","items":{"type":"long","logicalType":"timestamp-micros","adjust-to-utc":false},"element-id":3},"key-id":1,"value-id":2}`,
+		`{"type":"enum","name":"E","namespace":"n","symbols":["A","B"],"aliases":["Old"]}`,
+	} {
+		f.Add(js)
+	}
+	f.Fuzz(func(t *testing.T, js string) {
+		got, err := ParseSchema(js)
+		if err != nil {
+			return
+		}
+		if caseFolded(js) {
+			return // hamba/avro matches attribute names in any case; the spec does not
+		}
+		want, err := hamba.ParseWithCache(js, "", &hamba.SchemaCache{})
+		if err != nil {
+			return
+		}
+		var w, g strings.Builder
+		treeHamba(&w, want, "", map[string]bool{})
+		treeOurs(&g, got, "", map[string]bool{})
+		if g.String() != w.String() {
+			t.Errorf("field trees differ\nours:\n%s\nhamba:\n%s", g.String(), w.String())
+		}
+	})
+}
+
+// caseFolded reports whether js has an object key that is a schema
+// attribute name in another case ("Type", "nAmespace").
+func caseFolded(js string) bool {
+	var v any
+	if json.Unmarshal([]byte(js), &v) != nil {
+		return false
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch t := v.(type) {
+		case []any:
+			for _, x := range t {
+				if walk(x) {
+					return true
+				}
+			}
+		case map[string]any:
+			for k, x := range t {
+				switch l := strings.ToLower(k); l {
+				case "type", "name", "namespace", "aliases", "doc", "fields", "symbols", "size", "items", "values", "default",
+					"logicaltype", "precision", "scale", "order":
+					if k != l && !(l == "logicaltype" && k == "logicalType") {
+						return true
+					}
+				}
+				if walk(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }
