@@ -3,6 +3,7 @@ package avro
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -285,4 +286,37 @@ func caseFolded(js string) bool {
 		return false
 	}
 	return walk(v)
+}
+
+// TestSchemaReferencedManyTimes: 60 records each holding two fields of the
+// one before would expand to 2^60 fields. The conversion refuses it with
+// ErrUnsupported, and the minimum record size and the skip functions are
+// computed once per record type.
+func TestSchemaReferencedManyTimes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"record","name":"R60","fields":[`)
+	for i := 59; i >= 0; i-- {
+		if i == 0 {
+			b.WriteString(`{"name":"a","type":{"type":"record","name":"R0","fields":[{"name":"x","type":"long"}]}},{"name":"b","type":"R0"}`)
+			break
+		}
+		fmt.Fprintf(&b, `{"name":"a","type":{"type":"record","name":"R%d","fields":[`, i)
+	}
+	for i := 1; i < 60; i++ {
+		fmt.Fprintf(&b, `]}},{"name":"b","type":"R%d"}`, i)
+	}
+	b.WriteString(`]}`)
+	s, err := ParseSchema(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := convertSchema(s); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("convertSchema: %v, want ErrUnsupported", err)
+	}
+	if got := minBytes(s, 0); got != maxHeaderBytes {
+		t.Errorf("minBytes = %d, want the cap %d", got, maxHeaderBytes)
+	}
+	if err := skipType(s)(&buf{b: []byte{2}}); err == nil {
+		t.Errorf("skipping 2^60 longs in one byte succeeded")
+	}
 }

@@ -37,7 +37,8 @@ func convertSchema(s *Schema) (*schema.Schema, []*node, error) {
 	if s.Type != "record" {
 		return nil, nil, unsupportedf("top-level schema is %s, not a record", s.Type)
 	}
-	nodes, err := convertRecord(s, "", 0)
+	budget := maxFields
+	nodes, err := convertRecord(s, "", 0, &budget)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,14 +49,14 @@ func convertSchema(s *Schema) (*schema.Schema, []*node, error) {
 	return schema.New(0, fields...), nodes, nil
 }
 
-func convertRecord(rs *Schema, path string, depth int) ([]*node, error) {
+func convertRecord(rs *Schema, path string, depth int, budget *int) ([]*node, error) {
 	var out []*node
 	for _, f := range rs.Fields {
 		p := f.Name
 		if path != "" {
 			p = path + "." + p
 		}
-		n, err := convertNode(f.Type, f.Name, propID(f.Prop("field-id")), p, depth+1)
+		n, err := convertNode(f.Type, f.Name, propID(f.Prop("field-id")), p, depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -94,9 +95,12 @@ func propID(v any) int {
 
 // convertNode converts one Avro type at path into a node whose field has
 // the given name and id.
-func convertNode(s *Schema, name string, id int, path string, depth int) (*node, error) {
+func convertNode(s *Schema, name string, id int, path string, depth int, budget *int) (*node, error) {
 	if depth > maxDepth {
 		return nil, unsupportedf("%s: schema nested deeper than %d levels", path, maxDepth)
+	}
+	if *budget--; *budget < 0 {
+		return nil, unsupportedf("%s: schema has more than %d fields (named types referenced many times over)", path, maxFields)
 	}
 	n := &node{nullIdx: -1}
 	required := true
@@ -144,7 +148,7 @@ func convertNode(s *Schema, name string, id int, path string, depth int) (*node,
 	case "enum":
 		f.Type, n.conv = schema.String, convEnum
 	case "record":
-		kids, err := convertRecord(s, path, depth)
+		kids, err := convertRecord(s, path, depth, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -156,11 +160,11 @@ func convertNode(s *Schema, name string, id int, path string, depth int) (*node,
 	case "array":
 		if items := s.Items; items.Type == "record" && isKeyValueRecord(items, s) {
 			fs := items.Fields
-			k, err := convertNode(fs[0].Type, "key", propID(fs[0].Prop("field-id")), path+".key", depth+1)
+			k, err := convertNode(fs[0].Type, "key", propID(fs[0].Prop("field-id")), path+".key", depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
-			v, err := convertNode(fs[1].Type, "value", propID(fs[1].Prop("field-id")), path+".value", depth+1)
+			v, err := convertNode(fs[1].Type, "value", propID(fs[1].Prop("field-id")), path+".value", depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -170,14 +174,14 @@ func convertNode(s *Schema, name string, id int, path string, depth int) (*node,
 			f.Type, n.children, n.arrayMap = &schema.MapType{Key: k.field, Value: v.field}, []*node{k, v}, true
 			break
 		}
-		e, err := convertNode(s.Items, "element", propID(s.Prop("element-id")), path+".element", depth+1)
+		e, err := convertNode(s.Items, "element", propID(s.Prop("element-id")), path+".element", depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
 		f.Type, n.children = &schema.ListType{Element: e.field}, []*node{e}
 	case "map":
 		k := &node{nullIdx: -1, field: &schema.Field{ID: propID(s.Prop("key-id")), Name: "key", Type: schema.String, Required: true}}
-		v, err := convertNode(s.Values, "value", propID(s.Prop("value-id")), path+".value", depth+1)
+		v, err := convertNode(s.Values, "value", propID(s.Prop("value-id")), path+".value", depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -274,6 +278,13 @@ func pick(c bool, a, b schema.PrimitiveType) schema.PrimitiveType {
 // plus its smallest branch, array/map 1 (an empty block list), record the
 // sum of its fields. depth bounds recursive named types.
 func minBytes(s *Schema, depth int) int {
+	return minBytesMemo(s, depth, map[*Schema]int{})
+}
+
+// minBytesMemo computes minBytes once per record type, so a schema that
+// references a named type many times over costs linear time; a recursive
+// reference counts 0.
+func minBytesMemo(s *Schema, depth int, memo map[*Schema]int) int {
 	if depth > maxDepth {
 		return 0
 	}
@@ -289,16 +300,21 @@ func minBytes(s *Schema, depth int) int {
 	case "union":
 		least := -1
 		for _, b := range s.Branches {
-			if n := minBytes(b, depth+1); least < 0 || n < least {
+			if n := minBytesMemo(b, depth+1, memo); least < 0 || n < least {
 				least = n
 			}
 		}
 		return 1 + max(least, 0)
 	case "record":
+		if n, ok := memo[s]; ok {
+			return n
+		}
+		memo[s] = 0
 		n := 0
 		for _, f := range s.Fields {
-			n += minBytes(f.Type, depth+1)
+			n = min(n+minBytesMemo(f.Type, depth+1, memo), maxHeaderBytes)
 		}
+		memo[s] = n
 		return n
 	}
 	return 1 // boolean, int, long, bytes, string, enum, array, map

@@ -31,7 +31,8 @@ func ConvertAvroSchema(avroJSON string, ids *IDs) (*schema.Schema, error) {
 	if s.Type != "record" {
 		return nil, fmt.Errorf("%w: top level is %s, not a record", ErrUnsupportedSchema, s.Type)
 	}
-	fields, err := convertFields(s, "", 0)
+	budget := maxAvroFields
+	fields, err := convertFields(s, "", 0, &budget)
 	if err != nil {
 		return nil, err
 	}
@@ -43,10 +44,10 @@ func ConvertAvroSchema(avroJSON string, ids *IDs) (*schema.Schema, error) {
 	return sch, nil
 }
 
-func convertFields(rs *avro.Schema, path string, depth int) ([]*schema.Field, error) {
+func convertFields(rs *avro.Schema, path string, depth int, budget *int) ([]*schema.Field, error) {
 	out := make([]*schema.Field, 0, len(rs.Fields))
 	for _, f := range rs.Fields {
-		t, required, err := convertType(f.Type, path+f.Name, depth+1)
+		t, required, err := convertType(f.Type, path+f.Name, depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -56,14 +57,21 @@ func convertFields(rs *avro.Schema, path string, depth int) ([]*schema.Field, er
 }
 
 // maxAvroDepth bounds the nesting of a converted schema, so a recursive
-// record is refused rather than followed.
-const maxAvroDepth = 128
+// record is refused rather than followed; maxAvroFields bounds its fields
+// with every reference to a named type expanded.
+const (
+	maxAvroDepth  = 128
+	maxAvroFields = 1 << 20
+)
 
 // convertType returns the internal type of s and whether it is required
 // (not a union with null).
-func convertType(s *avro.Schema, path string, depth int) (schema.Type, bool, error) {
+func convertType(s *avro.Schema, path string, depth int, budget *int) (schema.Type, bool, error) {
 	if depth > maxAvroDepth {
 		return nil, false, fmt.Errorf("%w: field %s: nested deeper than %d levels (a recursive type?)", ErrUnsupportedSchema, path, maxAvroDepth)
+	}
+	if *budget--; *budget < 0 {
+		return nil, false, fmt.Errorf("%w: field %s: more than %d fields (named types referenced many times over)", ErrUnsupportedSchema, path, maxAvroFields)
 	}
 	if s.Type == "union" {
 		var nonNull []*avro.Schema
@@ -75,7 +83,7 @@ func convertType(s *avro.Schema, path string, depth int) (schema.Type, bool, err
 		if len(nonNull) != 1 {
 			return nil, false, fmt.Errorf("%w: field %s: union %s", ErrUnsupportedSchema, path, s)
 		}
-		t, _, err := convertType(nonNull[0], path, depth)
+		t, _, err := convertType(nonNull[0], path, depth, budget)
 		return t, len(nonNull) == len(s.Branches), err
 	}
 	if s.Logical == "decimal" {
@@ -113,19 +121,19 @@ func convertType(s *avro.Schema, path string, depth int) (schema.Type, bool, err
 	case "fixed":
 		return schema.Fixed(s.Size), true, nil
 	case "array":
-		et, ereq, err := convertType(s.Items, path+".element", depth+1)
+		et, ereq, err := convertType(s.Items, path+".element", depth+1, budget)
 		if err != nil {
 			return nil, false, err
 		}
 		return schema.NewList(schema.NoID, et, ereq), true, nil
 	case "map":
-		vt, vreq, err := convertType(s.Values, path+".value", depth+1)
+		vt, vreq, err := convertType(s.Values, path+".value", depth+1, budget)
 		if err != nil {
 			return nil, false, err
 		}
 		return schema.NewMap(schema.NoID, schema.String, schema.NoID, vt, vreq), true, nil
 	case "record":
-		fs, err := convertFields(s, path+".", depth)
+		fs, err := convertFields(s, path+".", depth, budget)
 		if err != nil {
 			return nil, false, err
 		}
