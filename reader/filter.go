@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync/atomic"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -18,7 +18,6 @@ import (
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
-	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // ScanStats counts what reads with a filter skipped and read. One value
@@ -40,6 +39,13 @@ const (
 	rowsSelected
 	manifestsSkipped
 	rowGroupsSkippedBloom
+	// ORC (orc_prune.go).
+	stripesRead
+	stripesSkipped
+	bytesSkippedStripes
+	orcRowGroupsRead
+	orcRowGroupsSkipped
+	orcBloomSkipped
 	numCounters
 )
 
@@ -53,8 +59,9 @@ type ScanCounts struct {
 	// count them.
 	FilesRead, FilesSkipped int64
 	// RowGroupsRead and RowGroupsSkipped count Parquet row groups decoded
-	// and ruled out by their statistics or bloom filters (ORC stripes and
-	// Avro files count as one group each, never skipped).
+	// and ruled out by their statistics or bloom filters (an Avro file
+	// counts as one group, never skipped; an ORC file ruled out by the
+	// columns it lacks as one group skipped).
 	RowGroupsRead, RowGroupsSkipped int64
 	// RowGroupsSkippedBloom counts the row groups among RowGroupsSkipped
 	// that their statistics let through and their bloom filters ruled out
@@ -72,6 +79,17 @@ type ScanCounts struct {
 	// (when the list counts them) are among FilesSkipped, their bytes
 	// (unknown) not among BytesSkippedFiles.
 	ManifestsSkipped int64
+
+	// StripesRead and StripesSkipped count the ORC stripes decoded and
+	// those ruled out by their stripe statistics (the metadata section);
+	// BytesSkippedStripes is the size of the stripes skipped.
+	StripesRead, StripesSkipped, BytesSkippedStripes int64
+	// OrcRowGroupsRead and OrcRowGroupsSkipped count the row groups of the
+	// ORC row index (rowIndexStride rows each, 10,000 by default) within
+	// the stripes read, read and ruled out by their index statistics or
+	// bloom filters; OrcBloomSkipped counts those of the skipped that
+	// only a bloom filter ruled out.
+	OrcRowGroupsRead, OrcRowGroupsSkipped, OrcBloomSkipped int64
 }
 
 // Counts returns the counters.
@@ -86,6 +104,8 @@ func (s *ScanStats) Counts() ScanCounts {
 		RowsRead: s.c[rowsRead].Load(), RowsSelected: s.c[rowsSelected].Load(),
 		ManifestsSkipped:      s.c[manifestsSkipped].Load(),
 		RowGroupsSkippedBloom: s.c[rowGroupsSkippedBloom].Load(),
+		StripesRead:           s.c[stripesRead].Load(), StripesSkipped: s.c[stripesSkipped].Load(), BytesSkippedStripes: s.c[bytesSkippedStripes].Load(),
+		OrcRowGroupsRead: s.c[orcRowGroupsRead].Load(), OrcRowGroupsSkipped: s.c[orcRowGroupsSkipped].Load(), OrcBloomSkipped: s.c[orcBloomSkipped].Load(),
 	}
 }
 
@@ -270,6 +290,10 @@ type rowGroupsSource struct {
 	cur   *parquet.BatchReader
 	start int64 // file row of the next batch's first row
 	last  int64
+	// skip, when not nil, holds the rows the decoder leaves out (see
+	// [skipSource]); done counts the rows of the readers closed so far.
+	skip *roaring64.Bitmap
+	done int64
 }
 
 func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -287,7 +311,7 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			for i := 0; i < first; i++ {
 				before += s.file.RowGroupRows(i)
 			}
-			br, err := s.file.NewBatchReader(s.proj, parquet.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstRowGroup: first, RowGroups: count})
+			br, err := s.file.NewBatchReader(s.proj, parquet.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstRowGroup: first, RowGroups: count, Skip: s.skip})
 			if err != nil {
 				return nil, err
 			}
@@ -295,6 +319,7 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		b, err := s.cur.Next(ctx)
 		if errors.Is(err, io.EOF) {
+			s.done += s.cur.RowsDone()
 			s.cur.Close()
 			s.cur = nil
 			continue
@@ -309,6 +334,20 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (s *rowGroupsSource) batchStart() int64 { return s.last }
+
+func (s *rowGroupsSource) lastRows() []parquet.RowRange {
+	if s.cur == nil {
+		return nil
+	}
+	return s.cur.LastRows()
+}
+
+func (s *rowGroupsSource) rowsDone() int64 {
+	if s.cur == nil {
+		return s.done
+	}
+	return s.done + s.cur.RowsDone()
+}
 
 func (s *rowGroupsSource) Close() error {
 	if s.cur != nil {
@@ -349,45 +388,11 @@ func applyFilter(ctx context.Context, f *expr.Bound, out arrow.RecordBatch, mem 
 	return res, nil
 }
 
-// missingPaths returns the dotted paths (in full) of the fields among ids
-// that sel, a selection of full, lacks.
-func missingPaths(full, sel *schema.Schema, ids []int) []string {
-	var out []string
-	for _, id := range ids {
-		if sel.FindByID(id) != nil {
-			continue
-		}
-		schema.Walk(full.Fields, func(path []string, f *schema.Field) bool {
-			if f.ID == id {
-				out = append(out, strings.Join(path, "."))
-				return false
-			}
-			return true
-		})
-	}
-	return out
-}
-
 // TaskMayMatch reports whether task may hold a row the filter (bound to
 // task.ReadSchema) selects, judged only from what the task states, without
 // opening its file: its constants (identity-partition values, _file,
 // _spec_id). Other fields may match anything.
-func TaskMayMatch(task table.Task, filter *expr.Bound) bool {
-	if filter == nil || task.ReadSchema == nil {
-		return true
-	}
-	top := map[int]bool{}
-	for _, f := range task.ReadSchema.Fields {
-		top[f.ID] = true
-	}
-	return filter.MayMatch(func(id int) (expr.Stats, bool) {
-		v, ok := task.Constants[id]
-		if !ok || !top[id] {
-			return expr.Stats{}, false
-		}
-		return expr.ConstantStats(v, -1), true
-	})
-}
+func TaskMayMatch(task table.Task, filter *expr.Bound) bool { return table.TaskMayMatch(task, filter) }
 
 // narrowReader returns the batches of rr in the schema out, whose fields
 // (by id, recursively through structs) are a subset of rr's: the columns
@@ -482,14 +487,14 @@ type FilePruning struct {
 	MayMatch bool
 	// Reason says why the file or some of its row groups are skipped:
 	// "partition values", "columns the file lacks", "row group statistics",
-	// "bloom filters", "row group statistics, bloom filters"; "" when
-	// nothing is skipped.
+	// "bloom filters", "row group statistics, bloom filters", "stripe
+	// statistics"; "" when nothing is skipped.
 	Reason string
 	// RowGroupsSkippedBloom counts the row groups that their statistics
 	// let through and their bloom filters ruled out.
 	RowGroupsSkippedBloom int
-	// RowGroups and RowGroupsKept count the file's row groups (Parquet;
-	// 1 for ORC and Avro) and those that may match.
+	// RowGroups and RowGroupsKept count the file's row groups (Parquet),
+	// stripes (ORC; 1 for Avro) and those that may match.
 	RowGroups, RowGroupsKept int
 	// BytesSkipped is the compressed size of the row groups skipped, or
 	// the file's size when the file is ruled out whole without its row
@@ -503,14 +508,7 @@ type FilePruning struct {
 // files are not in Files) and how many files they list, as far as the
 // manifest list counts them; 0, 0 for other tables or without a filter.
 func (t *Table) ManifestsSkipped() (manifests int, files int64) {
-	if t.icebergScan == nil {
-		return 0, 0
-	}
-	for _, mf := range t.icebergScan.SkippedManifests {
-		manifests++
-		files += max(mf.Files, 0)
-	}
-	return manifests, files
+	return t.listing.ManifestsSkipped, t.listing.ManifestFilesSkipped
 }
 
 // Prune reports what the filter of [TableOptions.Filter] skips of file i
@@ -520,11 +518,12 @@ func (t *Table) ManifestsSkipped() (manifests int, files int64) {
 // match.
 func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	f := t.Files[i]
-	if t.filter == nil {
+	filter := t.listing.Filter
+	if filter == nil {
 		return FilePruning{MayMatch: true}, nil
 	}
-	if f.skip != "" {
-		return FilePruning{Reason: f.skip, BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
+	if f.Skip != "" {
+		return FilePruning{Reason: f.Skip, BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
 	}
 	if f.Task.Hudi != nil {
 		// A Hudi file slice: its log records may match whatever the base
@@ -547,7 +546,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	if err != nil {
 		return FilePruning{}, withFile(f.Path, err)
 	}
-	if f.Task.Merge != nil || f.inMerge {
+	if f.Task.Merge != nil || f.InMerge {
 		// A file of a merge section: its rows replace or delete those of
 		// the section's other files, so it is read whole, as the merge
 		// reads it (a scan counts it so).
@@ -559,17 +558,20 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		return FilePruning{}, withFile(f.Path, err)
 	}
 	defer p.Release()
-	lacking := !lackingMayMatch(t.filter, dec, p, o)
+	lacking := !lackingMayMatch(filter, dec, p, o)
+	if od, ok := dec.(orcDecoder); ok && stripeRangeValid(od.File, o) {
+		return orcPruning(od.File, filter, p, o, lacking), nil
+	}
 	pd, ok := dec.(parquetDecoder)
 	if !ok {
-		// ORC and Avro: the file is one group, read or skipped whole.
+		// Avro: the file is one group, read or skipped whole.
 		if lacking {
 			return FilePruning{Reason: "columns the file lacks", RowGroups: 1, BytesSkipped: size}, nil
 		}
 		return FilePruning{MayMatch: true, RowGroups: 1, RowGroupsKept: 1}, nil
 	}
 	var st ScanStats
-	g := newRowGroupFilter(pd.File, t.filter, p.FileSchema(), p.ReadSchema(), o.Constants, o.posFieldID())
+	g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), o.Constants, o.posFieldID())
 	kept, err := g.keptRowGroups(o.firstRowGroup, o.rowGroups, &st)
 	if err != nil {
 		return FilePruning{}, withFile(f.Path, err)
@@ -590,38 +592,6 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	}
 	out.RowGroupsSkippedBloom = int(c.RowGroupsSkippedBloom)
 	return out, nil
-}
-
-// fileSkip returns why the filter rules out file i without opening it —
-// "partition values" (its constants) or "column metrics" (Iceberg's
-// value, null and NaN counts and bounds in its manifest entry) — or "".
-func (t *Table) fileSkip(i int) string {
-	f := &t.Files[i]
-	if t.filter == nil {
-		return ""
-	}
-	if !TaskMayMatch(f.Task, t.filter) {
-		return "partition values"
-	}
-	if t.icebergScan != nil && f.dataFile != nil && !t.icebergScan.PartitionMayMatch(f.dataFile, t.filter, t.ReadSchema) {
-		return "partition values"
-	}
-	if f.metrics != nil {
-		if t.readByID == nil {
-			t.readByID = idIndex(t.ReadSchema)
-		}
-		ok := t.filter.MayMatch(func(id int) (expr.Stats, bool) {
-			rf := t.readByID[id]
-			if rf == nil || id >= reservedFieldIDs {
-				return expr.Stats{}, false
-			}
-			return iceberg.MetricsStats(f.metrics, f.RecordCount, rf)
-		})
-		if !ok {
-			return "column metrics"
-		}
-	}
-	return ""
 }
 
 // lackingMayMatch evaluates the filter on the fields the file lacks alone:

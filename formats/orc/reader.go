@@ -132,6 +132,10 @@ type BatchOptions struct {
 	// FirstStripe and Stripes select the stripes read: Stripes stripes
 	// from FirstStripe (Stripes 0: every stripe from FirstStripe on).
 	FirstStripe, Stripes int
+	// Skip lists ranges of file rows not returned (ascending, disjoint),
+	// such as row groups of the row index a filter rules out; see
+	// [BatchReader.BatchStart].
+	Skip []RowRange
 }
 
 // BatchReader decodes the projected columns of a file stripe by stripe into
@@ -154,6 +158,9 @@ type BatchReader struct {
 	// dec decompresses this reader's streams (its own: a zlib inflater
 	// keeps state between chunks).
 	dec *decompressor
+	// skip, at and last: see rowskip.go.
+	skip     []RowRange
+	at, last int64
 }
 
 // NewBatchReader returns a reader of the leaves of proj, a pruned copy of
@@ -195,6 +202,9 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		top = f.root.children
 	} else {
 		top = []*node{f.root}
+	}
+	if err := br.setSkip(opts); err != nil {
+		return nil, err
 	}
 	byName := childIndex(top)
 	for _, pf := range proj.Fields {
@@ -242,16 +252,23 @@ func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for r.left == 0 {
-		if r.stripe >= r.end {
-			return nil, io.EOF
+	for {
+		for r.left == 0 {
+			if r.stripe >= r.end {
+				return nil, io.EOF
+			}
+			if err := r.loadStripe(r.stripe); err != nil {
+				return nil, err
+			}
+			r.stripe++
 		}
-		if err := r.loadStripe(r.stripe); err != nil {
+		if dropped, err := r.dropSkipped(); err != nil {
 			return nil, err
+		} else if !dropped {
+			break
 		}
-		r.stripe++
 	}
-	n := int(min(int64(r.rows), r.left))
+	n := r.untilSkip(int(min(int64(r.rows), r.left)))
 	arrs := make([]arrow.Array, 0, len(r.cols))
 	release := func() {
 		for _, a := range arrs {
@@ -268,6 +285,8 @@ func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		d.Release()
 	}
 	r.left -= int64(n)
+	r.last = r.at
+	r.at += int64(n)
 	rec := array.NewRecordBatch(r.schema, arrs, int64(n))
 	release()
 	return rec, nil
