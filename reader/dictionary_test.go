@@ -14,6 +14,7 @@ import (
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table/paimon"
 )
 
@@ -174,9 +175,10 @@ func TestDictionaryTables(t *testing.T) {
 		{"orders, filter on a column not returned", orders, reader.TableOptions{Columns: []string{"customer"},
 			Filter: expr.Compare("order_id", expr.Gt, int64(3))}, 1, 3},
 		{"orders, _file", orders, reader.TableOptions{MetadataColumns: []string{"_file", "_pos"}}, 4, 6},
+		{"paimon_orders merged", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{}, 2, 11},
 		{"paimon_orders raw", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, 2, 14},
 		{"impala eq and pos deletes", filepath.Join(ice, "hadoop_catalog", "ice", "iceberg_v2_delete_both_eq_and_pos"), reader.TableOptions{}, 1, 2},
-		{"hudi merge-on-read v6_nonpartitioned", unzipHudi(t, "mor/parquet/v6_nonpartitioned.zip", "v6_nonpartitioned"), reader.TableOptions{}, 0, 0},
+		{"hudi merge-on-read v6_nonpartitioned", unzipHudi(t, "mor/parquet/v6_nonpartitioned.zip", "v6_nonpartitioned"), reader.TableOptions{}, 2, 4},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -284,5 +286,46 @@ func TestDictionaryValues(t *testing.T) {
 			t.Fatalf("dictionary of %d values, %d distinct in the batch", d.Dictionary().Len(), next)
 		}
 		t.Logf("batch of %d rows: dictionary %v, indices %v", d.Len(), d.Dictionary(), idx)
+	}
+}
+
+// TestDictionaryReadTask reads each task of a table with ReadTask, with and
+// without Dictionary.
+func TestDictionaryReadTask(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	for _, dir := range []string{filepath.Join(root, "testdata", "orders"), filepath.Join(root, "testdata", "paimon_orders")} {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			ctx := context.Background()
+			tbl, err := reader.OpenTable(ctx, dir, reader.TableOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tasks, err := tbl.Tasks(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows int64
+			for _, task := range tasks {
+				read := func(dict bool) (*arrow.Schema, []arrow.RecordBatch) {
+					rr, err := reader.ReadTask(ctx, storage.OSFS{}, task, reader.TaskOptions{Allocator: mem, Dictionary: dict})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return rr.Schema(), drainBatches(t, rr)
+				}
+				ps, plain := read(false)
+				ds, dict := read(true)
+				_, n := checkDictionaryRead(t, mem, ps, ds, plain, dict)
+				rows += n
+				releaseAll(plain)
+				releaseAll(dict)
+			}
+			t.Logf("%d tasks, %d rows", len(tasks), rows)
+			if rows == 0 {
+				t.Errorf("no rows")
+			}
+		})
 	}
 }

@@ -99,7 +99,9 @@ type Options struct {
 	// they come out, after projection, deletes, the filter and merges:
 	// rows and values are those of a read without it, and a column filled
 	// with nulls or an initial-default is a dictionary array too. Strings
-	// nested in lists, maps and structs stay plain.
+	// nested in lists, maps and structs stay plain. The tasks of one
+	// [ScanFiles] must all set it or all leave it (the scan's schema
+	// follows the first task's).
 	Dictionary bool
 
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
