@@ -41,6 +41,7 @@ const (
 	rowsSelected
 	manifestsSkipped
 	rowGroupsSkippedBloom
+	filesSkippedStats
 	numCounters
 )
 
@@ -73,6 +74,10 @@ type ScanCounts struct {
 	// (when the list counts them) are among FilesSkipped, their bytes
 	// (unknown) not among BytesSkippedFiles.
 	ManifestsSkipped int64
+	// FilesSkippedStats counts the Paimon data files among FilesSkipped
+	// ruled out by their manifest entry's value or key statistics
+	// ([paimon.Scan.ValueStats], [paimon.Scan.KeyStats]), not opened.
+	FilesSkippedStats int64
 }
 
 // Counts returns the counters.
@@ -87,6 +92,7 @@ func (s *ScanStats) Counts() ScanCounts {
 		RowsRead: s.c[rowsRead].Load(), RowsSelected: s.c[rowsSelected].Load(),
 		ManifestsSkipped:      s.c[manifestsSkipped].Load(),
 		RowGroupsSkippedBloom: s.c[rowGroupsSkippedBloom].Load(),
+		FilesSkippedStats:     s.c[filesSkippedStats].Load(),
 	}
 }
 
@@ -596,8 +602,10 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 }
 
 // fileSkip returns why the filter rules out file i without opening it —
-// "partition values" (its constants) or "column metrics" (Iceberg's
-// value, null and NaN counts and bounds in its manifest entry) — or "".
+// "partition values" (its constants), "column metrics" (Iceberg's
+// value, null and NaN counts and bounds in its manifest entry), "value
+// statistics" or "key statistics" (Paimon's, in its manifest entry) — or
+// "".
 func (t *Table) fileSkip(i int) string {
 	f := &t.Files[i]
 	if t.filter == nil {
@@ -608,6 +616,14 @@ func (t *Table) fileSkip(i int) string {
 	}
 	if t.icebergScan != nil && f.dataFile != nil && !t.icebergScan.PartitionMayMatch(f.dataFile, t.filter, t.ReadSchema) {
 		return "partition values"
+	}
+	if f.preSkip != "" {
+		return f.preSkip
+	}
+	if f.statsSkip != nil {
+		if r := f.statsSkip(t.filter); r != "" {
+			return r
+		}
 	}
 	if f.metrics != nil {
 		if t.readByID == nil {

@@ -215,6 +215,11 @@ type TableFile struct {
 	metrics   *iceberg.Metrics  // Iceberg column metrics, or nil
 	dataFile  *iceberg.DataFile // the Iceberg data file, or nil
 	skip      string            // why the filter skips the file, or ""
+	// statsSkip checks a Paimon file's manifest statistics (nil: none);
+	// preSkip is why planning already left the file out (Paimon key
+	// statistics), or "".
+	statsSkip func(*expr.Bound) string
+	preSkip   string
 }
 
 // Table is a planned table read: its read schema and live data files.
@@ -539,6 +544,9 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 		if f.skip != "" {
 			t.opts.Stats.add(filesSkipped, 1)
 			t.opts.Stats.add(bytesSkippedFiles, max(f.Task.SizeBytes, 0))
+			if f.skip == skipValueStats || f.skip == skipKeyStats {
+				t.opts.Stats.add(filesSkippedStats, 1)
+			}
 		}
 	}
 	if t.icebergScan != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/paimon"
 )
@@ -92,6 +94,12 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		} else if lsm != nil && lsm.Merged {
 			tf.inMerge = true // read by the merge task of its section's first file
 		}
+		if opts.Filter != nil && (lsm == nil || !lsm.Merged) {
+			// Value statistics describe the rows as stored: only a file
+			// read as stored may be pruned by them (a file of a merged
+			// section is pruned by its key statistics before sectioning).
+			tf.statsSkip = paimonStatsSkip(ctx, scan, df, read)
+		}
 		t.Files = append(t.Files, tf)
 		return nil
 	}
@@ -126,7 +134,29 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		}
 		return t, nil
 	}
-	for _, b := range scan.LSM(ctx) {
+	// Key statistics prune before the files are grouped: a file no key of
+	// which the filter's key conditions allow leaves its section.
+	lsmScan := scan
+	if opts.Filter != nil {
+		var kept []paimon.DataFile
+		for i := range scan.DataFiles {
+			df := &scan.DataFiles[i]
+			if keyStatsRuleOut(ctx, scan, df, read, opts.Filter) {
+				if err := add(df, &LSMFile{Bucket: df.Bucket, Level: df.Level, Runs: 1}, nil); err != nil {
+					return nil, err
+				}
+				t.Files[len(t.Files)-1].preSkip = skipKeyStats
+				continue
+			}
+			kept = append(kept, *df)
+		}
+		if len(kept) < len(scan.DataFiles) {
+			c := *scan
+			c.DataFiles = kept
+			lsmScan = &c
+		}
+	}
+	for _, b := range lsmScan.LSM(ctx) {
 		for si, sec := range b.Sections {
 			merged := sec.NeedsMerge(spec.Engine)
 			var mt *table.Task
@@ -152,4 +182,42 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 		}
 	}
 	return t, nil
+}
+
+// The reasons a Paimon file's manifest statistics skip it.
+const (
+	skipValueStats = "value statistics"
+	skipKeyStats   = "key statistics"
+)
+
+// paimonStatsSkip returns the check of data file df against a bound
+// filter by its manifest statistics ([paimon.Scan.ValueStats], then
+// [paimon.Scan.KeyStats]), for a file read as stored: the reason it is
+// skipped, or "".
+func paimonStatsSkip(ctx context.Context, scan *paimon.Scan, df *paimon.DataFile, read *schema.Schema) func(*expr.Bound) string {
+	vs := scan.ValueStats(ctx, df, read)
+	ks := scan.KeyStats(ctx, df, read)
+	return func(b *expr.Bound) string {
+		switch {
+		case b == nil:
+			return ""
+		case vs != nil && !b.MayMatch(vs):
+			return skipValueStats
+		case ks != nil && !b.MayMatch(ks):
+			return skipKeyStats
+		}
+		return ""
+	}
+}
+
+// keyStatsRuleOut reports whether df's key statistics rule out every key
+// the filter allows (see [paimon.Scan.KeyStats]); a filter that does not
+// bind to read rules out nothing here (binding it later reports why).
+func keyStatsRuleOut(ctx context.Context, scan *paimon.Scan, df *paimon.DataFile, read *schema.Schema, filter expr.Expr) bool {
+	b, err := bindFilter(filter, read)
+	if err != nil || b == nil {
+		return false
+	}
+	ks := scan.KeyStats(ctx, df, read)
+	return ks != nil && !b.MayMatch(ks)
 }
