@@ -4,8 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon/paimonwrite"
 )
 
 // TestPaimonValueStatsPruning: on paimon-cpp's Java-written append tables
@@ -77,5 +81,107 @@ func TestPaimonValueStatsPruning(t *testing.T) {
 				t.Errorf("files skipped: %d, fewer than %d", n, c.skipped)
 			}
 		})
+	}
+}
+
+// TestPaimonKeyStatsMergedSections: on the generated LSM tree of
+// writeLSMTable (one section of four overlapping files, key renamed k→id
+// and widened INT→BIGINT), key statistics drop files from the merge when
+// the filter's key conditions rule out all their keys; value statistics
+// never drop a file of a merged section — v = 'a' would otherwise skip the
+// level-1 file (v "b") and the level-0 file (v x/null) and return keys 2
+// and 5 with the v their older rows had.
+func TestPaimonKeyStatsMergedSections(t *testing.T) {
+	dir := writeLSMTable(t, nil, false)
+	cases := []struct {
+		where   string
+		skipped int64
+		rows    []string
+	}{
+		{"id = 7", 3, []string{`{"id":7,"v":"d","n":70}`}},
+		{"id <= 2", 2, []string{`{"id":1,"v":"a","n":1}`, `{"id":2,"v":"b","n":null}`}},
+		{"id = 7 or v = 'zzz'", 0, []string{`{"id":7,"v":"d","n":70}`}},
+		{"v = 'a'", 0, []string{`{"id":1,"v":"a","n":1}`, `{"id":3,"v":"a","n":3}`}},
+		{"n = 50", 0, []string{`{"id":5,"v":null,"n":50}`}},
+	}
+	for _, c := range cases {
+		t.Run(c.where, func(t *testing.T) {
+			e, err := expr.Parse(c.where)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st reader.ScanStats
+			got := scanTableRows(t, dir, reader.TableOptions{Filter: e, Stats: &st})
+			if strings.Join(got, "\n") != strings.Join(c.rows, "\n") {
+				t.Errorf("rows:\n got %s\nwant %s", strings.Join(got, "\n"), strings.Join(c.rows, "\n"))
+			}
+			if n := st.Counts().FilesSkippedStats; n != c.skipped {
+				t.Errorf("files skipped by statistics: %d, want %d", n, c.skipped)
+			}
+		})
+	}
+}
+
+// TestPaimonTruncatedStringStats: under the default stats mode
+// truncate(16), a string upper bound of 16 characters may be a cut value
+// and bounds nothing (a naive reader skips the file for s = the longer
+// value); the lower bound, a prefix, still prunes. With
+// metadata.stats-mode full the same bounds are exact.
+func TestPaimonTruncatedStringStats(t *testing.T) {
+	long := strings.Repeat("a", 16) + "Z"
+	cut := strings.Repeat("a", 16)
+	for _, mode := range []string{"", "full"} {
+		root := t.TempDir()
+		w := &paimonwrite.Writer{Dir: root, TimeMillis: 1}
+		opts := map[string]string{"bucket": "-1"}
+		if mode != "" {
+			opts["metadata.stats-mode"] = mode
+		}
+		fields := []*schema.Field{{ID: 0, Name: "id", Type: schema.Int, Required: true}, {ID: 1, Name: "s", Type: schema.String}}
+		if err := w.WriteSchema(schema.NewPaimonSchema(0, fields, nil, nil, opts)); err != nil {
+			t.Fatal(err)
+		}
+		type row struct {
+			ID int32  `parquet:"id,id(0)"`
+			S  string `parquet:"s,id(1)"`
+		}
+		p, err := w.DataFilePath(0, "data-0.parquet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := parquet.WriteFile(p, []row{{1, long}}); err != nil {
+			t.Fatal(err)
+		}
+		max := cut // what a writer truncating to 16 characters records
+		if mode == "full" {
+			max = long
+		}
+		vs := &paimonwrite.Stats{Min: paimonwrite.KeyRow(int32(1), cut), Max: paimonwrite.KeyRow(int32(1), max), NullCounts: []int64{0, 0}}
+		if err := w.Commit(0, []paimonwrite.DataFile{{Name: "data-0.parquet", TotalBuckets: -1, RowCount: 1, ValueStats: vs}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			where   string
+			skipped int64
+			rows    int
+		}{
+			{"s = '" + long + "'", 0, 1},
+			{"s > '" + cut + "'", 0, 1},
+			{"s < 'a'", 1, 0},
+			{"s = 'b'", map[string]int64{"": 0, "full": 1}[mode], 0},
+		} {
+			e, err := expr.Parse(c.where)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st reader.ScanStats
+			got := scanTableRows(t, root, reader.TableOptions{Filter: e, Stats: &st})
+			if len(got) != c.rows {
+				t.Errorf("mode %q, %s: rows %v, want %d", mode, c.where, got, c.rows)
+			}
+			if n := st.Counts().FilesSkippedStats; n != c.skipped {
+				t.Errorf("mode %q, %s: files skipped by statistics %d, want %d", mode, c.where, n, c.skipped)
+			}
+		}
 	}
 }
