@@ -75,8 +75,8 @@ type ScanCounts struct {
 	// (unknown) not among BytesSkippedFiles.
 	ManifestsSkipped int64
 	// FilesSkippedStats counts the Paimon data files among FilesSkipped
-	// ruled out by their manifest entry's value or key statistics
-	// ([paimon.Scan.ValueStats], [paimon.Scan.KeyStats]), not opened.
+	// ruled out by their manifest entry's value or key statistics (see
+	// paimon.Scan.ValueStats and paimon.Scan.KeyStats), not opened.
 	FilesSkippedStats int64
 }
 

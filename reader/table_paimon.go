@@ -137,11 +137,13 @@ func openPaimon(ctx context.Context, location string, opts TableOptions) (*Table
 	// Key statistics prune before the files are grouped: a file no key of
 	// which the filter's key conditions allow leaves its section.
 	lsmScan := scan
-	if opts.Filter != nil {
+	// A filter that does not bind rules out nothing here (OpenTable
+	// binds it again and reports why).
+	if kb, err := bindFilter(opts.Filter, read); err == nil && kb != nil {
 		var kept []paimon.DataFile
 		for i := range scan.DataFiles {
 			df := &scan.DataFiles[i]
-			if keyStatsRuleOut(ctx, scan, df, read, opts.Filter) {
+			if ks := scan.KeyStats(ctx, df, read); ks != nil && !kb.MayMatch(ks) {
 				if err := add(df, &LSMFile{Bucket: df.Bucket, Level: df.Level, Runs: 1}, nil); err != nil {
 					return nil, err
 				}
@@ -208,16 +210,4 @@ func paimonStatsSkip(ctx context.Context, scan *paimon.Scan, df *paimon.DataFile
 		}
 		return ""
 	}
-}
-
-// keyStatsRuleOut reports whether df's key statistics rule out every key
-// the filter allows (see [paimon.Scan.KeyStats]); a filter that does not
-// bind to read rules out nothing here (binding it later reports why).
-func keyStatsRuleOut(ctx context.Context, scan *paimon.Scan, df *paimon.DataFile, read *schema.Schema, filter expr.Expr) bool {
-	b, err := bindFilter(filter, read)
-	if err != nil || b == nil {
-		return false
-	}
-	ks := scan.KeyStats(ctx, df, read)
-	return ks != nil && !b.MayMatch(ks)
 }

@@ -111,10 +111,16 @@ func decodeStatsColumns(st SimpleStats, cols []*schema.Field) []statsColumn {
 //   - none and counts modes store no bounds (null fields): unknown.
 //
 // The caller decides which files value statistics may prune: they
-// describe the rows as stored, so only files read as stored (append
+// describe the rows as stored, so only files read as stored — append
 // tables, deletion-vector reads, and a primary-key section of one file
-// that needs no merge) — Paimon Java's KeyValueFileStoreScan likewise
-// filters by value statistics per file only where files do not overlap.
+// that needs no merge (no file of its bucket overlaps its key range, it
+// holds no retracts, the engine is not aggregation). This follows Paimon
+// Java's KeyValueFileStoreScan, which filters a bucket's files one by one
+// by value statistics only when they do not overlap (one file, or all on
+// one level ≥ 1); for overlapping files it keeps or drops the whole bucket
+// (never under partial-update or aggregation without deletion vectors),
+// which lakecat does not do: a merged section is never pruned by value
+// statistics.
 func (s *Scan) ValueStats(ctx context.Context, f *DataFile, read *schema.Schema) expr.StatsFunc {
 	ps, err := s.Table.Schema(ctx, f.Branch, f.SchemaID)
 	if err != nil {
