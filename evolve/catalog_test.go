@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakecat/lakecat/internal/restcatalog"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 	"github.com/lakecat/lakecat/table/iceberg/rest"
 )
 
@@ -71,7 +72,7 @@ func TestCommitCatalogConflict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := schema.ParseTableMetadata(data)
+	m, err := iceberg.ParseMetadata(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func TestCommitIceberg(t *testing.T) {
 		len(m.PartitionSpecs) != 1 || m.PartitionSpecs[0].Fields[0].SourceID != 3 {
 		t.Fatalf("committed metadata: %+v", m)
 	}
-	if len(m.MetadataLog) != 1 || m.MetadataLog[0] != (schema.MetadataLogEntry{TimestampMs: 1767225600000,
+	if len(m.MetadataLog) != 1 || m.MetadataLog[0] != (iceberg.MetadataLogEntry{TimestampMs: 1767225600000,
 		MetadataFile: "file:///warehouse/db/events/metadata/v1.metadata.json"}) {
 		t.Fatalf("metadata-log: %+v", m.MetadataLog)
 	}

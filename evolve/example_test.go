@@ -6,6 +6,7 @@ import (
 
 	"github.com/lakecat/lakecat/evolve"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 func ExampleUpdateSchema_Apply() {
@@ -47,7 +48,7 @@ func ExamplePrepareSchemaUpdate() {
 		fmt.Println(err)
 		return
 	}
-	metadata, err := schema.ParseTableMetadata(data)
+	metadata, err := iceberg.ParseMetadata(data)
 	if err != nil {
 		fmt.Println(err)
 		return

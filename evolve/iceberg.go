@@ -7,6 +7,7 @@ import (
 	"github.com/lakecat/lakecat/schema"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // ErrNoCurrentSchema: the table metadata's current-schema-id names no schema.
@@ -23,7 +24,7 @@ type SchemaCommit struct {
 	// Added, the schema appended to Schemas; when Changed, CurrentSchemaID
 	// pointing at it; LastColumnID advanced. When nothing changed it is the
 	// metadata passed in.
-	Metadata *schema.TableMetadata
+	Metadata *iceberg.Metadata
 	// Schema is the resulting current schema, with its schema id.
 	Schema *schema.Schema
 	// Added reports whether Schema is new to the table (false when the
@@ -43,7 +44,7 @@ type SchemaCommit struct {
 // to the current schema changes nothing. metadata is not modified.
 //
 // Errors are those of [UpdateSchema.Apply], and [ErrNoCurrentSchema].
-func PrepareSchemaUpdate(metadata *schema.TableMetadata, update *UpdateSchema) (SchemaCommit, error) {
+func PrepareSchemaUpdate(metadata *iceberg.Metadata, update *UpdateSchema) (SchemaCommit, error) {
 	cur := metadata.CurrentSchema()
 	if cur == nil {
 		return SchemaCommit{}, ErrNoCurrentSchema
@@ -127,7 +128,7 @@ type (
 //
 // It returns [ErrNoChanges] when commit.Changed is false, and an error
 // matching schema.ErrInvalidSchema when the schema cannot be encoded.
-func SchemaUpdateBody(namespace []string, table string, current *schema.TableMetadata, commit SchemaCommit) ([]byte, error) {
+func SchemaUpdateBody(namespace []string, table string, current *iceberg.Metadata, commit SchemaCommit) ([]byte, error) {
 	if !commit.Changed {
 		return nil, ErrNoChanges
 	}

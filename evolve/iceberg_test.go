@@ -9,19 +9,20 @@ import (
 	"testing"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const v2Metadata = "testdata/iceberg-v2/metadata/v1.metadata.json"
 
-func loadMetadata(t testing.TB, path string) *schema.TableMetadata {
+func loadMetadata(t testing.TB, path string) *iceberg.Metadata {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := schema.ParseTableMetadata(data)
+	m, err := iceberg.ParseMetadata(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +69,11 @@ func TestPrepareSchemaUpdateAdds(t *testing.T) {
 		t.Fatalf("input metadata changed")
 	}
 	// The metadata encodes and decodes to the same schema, ids as integers.
-	data, err := schema.MarshalTableMetadata(c.Metadata)
+	data, err := iceberg.MarshalMetadata(c.Metadata)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := schema.ParseTableMetadata(data)
+	back, err := iceberg.ParseMetadata(data)
 	if err != nil {
 		t.Fatal(err)
 	}

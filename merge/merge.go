@@ -2,7 +2,6 @@ package merge
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +10,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/internal/arrowtake"
 )
 
 // Run is one sorted run: batches in ascending key order, every batch in
@@ -855,7 +855,6 @@ func (r *Reader) build() (arrow.RecordBatch, error) {
 			return r.held[src].NewSlice(int64(off), int64(off)+int64(n)), nil
 		}
 	}
-	ctx := compute.WithAllocator(context.Background(), r.mem)
 	cols := make([]arrow.Array, r.schema.NumFields())
 	release := func() {
 		for _, a := range cols {
@@ -864,12 +863,7 @@ func (r *Reader) build() (arrow.RecordBatch, error) {
 			}
 		}
 	}
-	var idx arrow.Array
-	defer func() {
-		if idx != nil {
-			idx.Release()
-		}
-	}()
+	var idx []int64
 	parts := make([]arrow.Array, len(r.held))
 	for c := range cols {
 		if r.perColumn && r.builder[c] != nil {
@@ -890,11 +884,11 @@ func (r *Reader) build() (arrow.RecordBatch, error) {
 		if !r.perColumn && idx == nil {
 			idx = r.indices(r.rows)
 		}
-		var cidx arrow.Array
+		var cidx []int64
 		if !r.perColumn {
 			cidx = idx
 		}
-		a, err := r.take(ctx, c, refs, cidx)
+		a, err := r.take(c, refs, cidx)
 		if err != nil {
 			release()
 			return nil, err
@@ -921,33 +915,30 @@ func stretchOf(refs []ref) (src, off int32, ok bool) {
 }
 
 // indices turns refs into take indices over the held batches laid end to
-// end (src -1: null).
-func (r *Reader) indices(refs []ref) arrow.Array {
+// end (src -1: index -1, a null row).
+func (r *Reader) indices(refs []ref) []int64 {
 	offs := make([]int64, len(r.held))
 	var total int64
 	for i, b := range r.held {
 		offs[i] = total
 		total += b.NumRows()
 	}
-	b := array.NewInt64Builder(r.mem)
-	defer b.Release()
-	b.Reserve(len(refs))
-	for _, x := range refs {
+	out := make([]int64, len(refs))
+	for i, x := range refs {
 		if x.src < 0 {
-			b.AppendNull()
+			out[i] = -1
 			continue
 		}
-		b.UnsafeAppend(offs[x.src] + int64(x.row))
+		out[i] = offs[x.src] + int64(x.row)
 	}
-	return b.NewArray()
+	return out
 }
 
 // take gathers column c's values for refs (idx, when not nil, is
 // r.indices(refs)).
-func (r *Reader) take(ctx context.Context, c int, refs []ref, idx arrow.Array) (arrow.Array, error) {
+func (r *Reader) take(c int, refs []ref, idx []int64) (arrow.Array, error) {
 	if idx == nil {
 		idx = r.indices(refs)
-		defer idx.Release()
 	}
 	var values arrow.Array
 	if len(r.held) == 1 {
@@ -964,7 +955,7 @@ func (r *Reader) take(ctx context.Context, c int, refs []ref, idx arrow.Array) (
 		}
 	}
 	defer values.Release()
-	out, err := compute.TakeArray(ctx, values, idx)
+	out, err := arrowtake.Take(r.mem, values, idx)
 	if err != nil {
 		return nil, fmt.Errorf("merge: column %s: %w", r.schema.Field(c).Name, err)
 	}

@@ -16,12 +16,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/compute/exec"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/formats/puffin"
+	"github.com/lakecat/lakecat/internal/arrowtake"
 	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
@@ -998,12 +997,7 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 			}
 		}
 	}
-	var sel arrow.Array
-	defer func() {
-		if sel != nil {
-			sel.Release()
-		}
-	}()
+	var sel []int64
 	if cap(fd.cols) < int(rec.NumCols()) {
 		fd.cols = make([]arrow.Array, rec.NumCols())
 	}
@@ -1022,15 +1016,9 @@ func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop [
 			continue
 		}
 		if sel == nil {
-			buf := memory.NewResizableBuffer(mem)
-			buf.Resize(int(bitutil.BytesForBits(int64(n))))
-			copy(buf.Bytes(), keep)
-			data := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{nil, buf}, nil, 0, 0)
-			sel = array.MakeFromData(data)
-			data.Release()
-			buf.Release()
+			sel = arrowtake.Indices(keep, n)
 		}
-		f, err := compute.FilterArray(exec.WithAllocator(ctx, mem), c, sel, *compute.DefaultFilterOptions())
+		f, err := arrowtake.Take(mem, c, sel)
 		if err != nil {
 			release()
 			return nil, fmt.Errorf("reader: applying deletes to column %s: %w", rec.Schema().Field(i).Name, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // Read one data file of the bundled demo table in the table's current
@@ -24,7 +25,7 @@ func ExampleOpenFile() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	meta, err := schema.ParseTableMetadata(md)
+	meta, err := iceberg.ParseMetadata(md)
 	if err != nil {
 		log.Fatal(err)
 	}

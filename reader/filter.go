@@ -10,12 +10,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/compute/exec"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/internal/arrowtake"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
@@ -41,6 +40,13 @@ const (
 	rowsSelected
 	manifestsSkipped
 	rowGroupsSkippedBloom
+	// ORC (orc_prune.go).
+	stripesRead
+	stripesSkipped
+	bytesSkippedStripes
+	orcRowGroupsRead
+	orcRowGroupsSkipped
+	orcBloomSkipped
 	filesSkippedStats
 	numCounters
 )
@@ -55,8 +61,9 @@ type ScanCounts struct {
 	// count them.
 	FilesRead, FilesSkipped int64
 	// RowGroupsRead and RowGroupsSkipped count Parquet row groups decoded
-	// and ruled out by their statistics or bloom filters (ORC stripes and
-	// Avro files count as one group each, never skipped).
+	// and ruled out by their statistics or bloom filters (an Avro file
+	// counts as one group, never skipped; an ORC file ruled out by the
+	// columns it lacks as one group skipped).
 	RowGroupsRead, RowGroupsSkipped int64
 	// RowGroupsSkippedBloom counts the row groups among RowGroupsSkipped
 	// that their statistics let through and their bloom filters ruled out
@@ -74,6 +81,17 @@ type ScanCounts struct {
 	// (when the list counts them) are among FilesSkipped, their bytes
 	// (unknown) not among BytesSkippedFiles.
 	ManifestsSkipped int64
+
+	// StripesRead and StripesSkipped count the ORC stripes decoded and
+	// those ruled out by their stripe statistics (the metadata section);
+	// BytesSkippedStripes is the size of the stripes skipped.
+	StripesRead, StripesSkipped, BytesSkippedStripes int64
+	// OrcRowGroupsRead and OrcRowGroupsSkipped count the row groups of the
+	// ORC row index (rowIndexStride rows each, 10,000 by default) within
+	// the stripes read, read and ruled out by their index statistics or
+	// bloom filters; OrcBloomSkipped counts those of the skipped that
+	// only a bloom filter ruled out.
+	OrcRowGroupsRead, OrcRowGroupsSkipped, OrcBloomSkipped int64
 	// FilesSkippedStats counts the Paimon data files among FilesSkipped
 	// ruled out by their manifest entry's value or key statistics (see
 	// paimon.Scan.ValueStats and paimon.Scan.KeyStats), not opened.
@@ -92,7 +110,9 @@ func (s *ScanStats) Counts() ScanCounts {
 		RowsRead: s.c[rowsRead].Load(), RowsSelected: s.c[rowsSelected].Load(),
 		ManifestsSkipped:      s.c[manifestsSkipped].Load(),
 		RowGroupsSkippedBloom: s.c[rowGroupsSkippedBloom].Load(),
-		FilesSkippedStats:     s.c[filesSkippedStats].Load(),
+		StripesRead:           s.c[stripesRead].Load(), StripesSkipped: s.c[stripesSkipped].Load(), BytesSkippedStripes: s.c[bytesSkippedStripes].Load(),
+		OrcRowGroupsRead: s.c[orcRowGroupsRead].Load(), OrcRowGroupsSkipped: s.c[orcRowGroupsSkipped].Load(), OrcBloomSkipped: s.c[orcBloomSkipped].Load(),
+		FilesSkippedStats: s.c[filesSkippedStats].Load(),
 	}
 }
 
@@ -331,8 +351,8 @@ func (s *rowGroupsSource) Close() error {
 type positioned interface{ batchStart() int64 }
 
 // applyFilter keeps the rows of out the residual filter selects: out
-// itself when all match, nil when none do, else Arrow's filter kernel over
-// the selection bitmap. It releases out when it returns another batch.
+// itself when all match, nil when none do, else the rows the selection bitmap
+// keeps, gathered. It releases out when it returns another batch.
 func applyFilter(ctx context.Context, f *expr.Bound, out arrow.RecordBatch, mem memory.Allocator, stats *ScanStats) (arrow.RecordBatch, error) {
 	sel, n, err := f.Select(out)
 	if err != nil {
@@ -348,9 +368,7 @@ func applyFilter(ctx context.Context, f *expr.Bound, out arrow.RecordBatch, mem 
 		out.Release()
 		return nil, nil
 	}
-	mask := array.NewBoolean(rows, memory.NewBufferBytes(sel), nil, 0)
-	defer mask.Release()
-	res, err := compute.FilterRecordBatch(exec.WithAllocator(ctx, mem), out, mask, compute.DefaultFilterOptions())
+	res, err := arrowtake.FilterRecordBatch(mem, out, sel)
 	out.Release()
 	if err != nil {
 		return nil, fmt.Errorf("reader: residual filter: %w", err)
@@ -491,14 +509,14 @@ type FilePruning struct {
 	MayMatch bool
 	// Reason says why the file or some of its row groups are skipped:
 	// "partition values", "columns the file lacks", "row group statistics",
-	// "bloom filters", "row group statistics, bloom filters"; "" when
-	// nothing is skipped.
+	// "bloom filters", "row group statistics, bloom filters", "stripe
+	// statistics"; "" when nothing is skipped.
 	Reason string
 	// RowGroupsSkippedBloom counts the row groups that their statistics
 	// let through and their bloom filters ruled out.
 	RowGroupsSkippedBloom int
-	// RowGroups and RowGroupsKept count the file's row groups (Parquet;
-	// 1 for ORC and Avro) and those that may match.
+	// RowGroups and RowGroupsKept count the file's row groups (Parquet),
+	// stripes (ORC; 1 for Avro) and those that may match.
 	RowGroups, RowGroupsKept int
 	// BytesSkipped is the compressed size of the row groups skipped, or
 	// the file's size when the file is ruled out whole without its row
@@ -569,9 +587,12 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	}
 	defer p.Release()
 	lacking := !lackingMayMatch(t.filter, dec, p, o)
+	if od, ok := dec.(orcDecoder); ok && stripeRangeValid(od.File, o) {
+		return orcPruning(od.File, t.filter, p, o, lacking), nil
+	}
 	pd, ok := dec.(parquetDecoder)
 	if !ok {
-		// ORC and Avro: the file is one group, read or skipped whole.
+		// Avro: the file is one group, read or skipped whole.
 		if lacking {
 			return FilePruning{Reason: "columns the file lacks", RowGroups: 1, BytesSkipped: size}, nil
 		}

@@ -10,13 +10,12 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/compute/exec"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/hudilog"
+	"github.com/lakecat/lakecat/internal/arrowtake"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
@@ -704,12 +703,10 @@ func (m *hudiMerge) take(rec arrow.RecordBatch, idx []int32) (arrow.RecordBatch,
 		}
 		return array.NewRecordBatch(m.read, cols, int64(n)), nil
 	}
-	b := array.NewInt32Builder(m.mem)
-	b.AppendValues(idx, nil)
-	ind := b.NewInt32Array()
-	b.Release()
-	defer ind.Release()
-	ctx := exec.WithAllocator(m.ctx, m.mem)
+	ind := make([]int64, len(idx))
+	for i, j := range idx {
+		ind[i] = int64(j)
+	}
 	cols := make([]arrow.Array, 0, m.nOut)
 	defer func() {
 		for _, c := range cols {
@@ -717,7 +714,7 @@ func (m *hudiMerge) take(rec arrow.RecordBatch, idx []int32) (arrow.RecordBatch,
 		}
 	}()
 	for i := 0; i < m.nOut; i++ {
-		c, err := compute.TakeArray(ctx, rec.Column(i), ind)
+		c, err := arrowtake.Take(m.mem, rec.Column(i), ind)
 		if err != nil {
 			return nil, fmt.Errorf("%s: merge: column %s: %w", m.name, m.read.Field(i).Name, err)
 		}

@@ -3,27 +3,21 @@ package reader_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-	"gocloud.dev/blob/s3blob"
-
+	"github.com/lakecat/lakecat/internal/s3fake"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/storage/blob"
 )
 
-// s3Fake serves an in-memory S3 (gofakes3) on loopback and returns a
-// blob.FS with bucket "lake" opened through gocloud's s3blob (path-style
-// addressing, anonymous credentials), plus a counter of GET requests.
+// s3Fake serves an in-memory S3 (internal/s3fake) on loopback and
+// returns a blob.FS with bucket "lake" (path-style addressing, anonymous
+// credentials), plus a counter of ranged GET requests.
 func s3Fake(t *testing.T) (*blob.FS, *atomic.Int64) {
 	t.Helper()
 	return s3FakeBuckets(t, "lake")
@@ -32,39 +26,15 @@ func s3Fake(t *testing.T) (*blob.FS, *atomic.Int64) {
 // s3FakeBuckets is s3Fake with the named buckets, each at s3://<name>.
 func s3FakeBuckets(t *testing.T, names ...string) (*blob.FS, *atomic.Int64) {
 	t.Helper()
-	backend := s3mem.New()
-	for _, n := range names {
-		if err := backend.CreateBucket(n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	faker := gofakes3.New(backend)
+	srv := s3fake.New(t, names...)
 	var gets atomic.Int64
-	h := faker.Server()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && r.Header.Get("Range") != "" {
+	srv.SetHook(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if s3fake.IsRangedGET(r) {
 			gets.Add(1)
 		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	client := s3.New(s3.Options{
-		BaseEndpoint: aws.String(srv.URL),
-		UsePathStyle: true,
-		Region:       "us-east-1",
-		Credentials:  aws.AnonymousCredentials{},
+		next.ServeHTTP(w, r)
 	})
-	fsys := blob.New()
-	for _, n := range names {
-		b, err := s3blob.OpenBucket(context.Background(), client, n, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { b.Close() })
-		fsys.SetBucket("s3://"+n, b)
-	}
-	t.Cleanup(func() { fsys.Close() })
-	return fsys, &gets
+	return srv.FS(t), &gets
 }
 
 // upload copies the local folder dir to s3://lake/<key>/.

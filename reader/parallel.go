@@ -50,9 +50,12 @@ type groupsSource struct {
 
 type groupQueue struct {
 	batches []arrow.RecordBatch
-	start   int64 // file row of the first queued batch's first row
-	done    bool
-	err     error
+	// at holds, per queued batch, the file row of its first row when the
+	// group's source tells it (a source that skips rows), else -1.
+	at    []int64
+	start int64 // file row of the first queued batch's first row
+	done  bool
+	err   error
 }
 
 // newGroupsSource starts the workers of a read of groups.
@@ -131,6 +134,7 @@ func (s *groupsSource) readGroup(i int) {
 			return
 		}
 		s.queues[i].batches = append(s.queues[i].batches, b)
+		s.queues[i].at = append(s.queues[i].at, sourceBatchStart(src))
 		s.bytes += n
 		s.cond.Broadcast()
 		s.mu.Unlock()
@@ -158,7 +162,11 @@ func (s *groupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			q.batches = q.batches[1:]
 			s.bytes -= recordBytes(b)
 			s.last = q.start
-			q.start += b.NumRows()
+			if at := q.at[0]; at >= 0 {
+				s.last = at
+			}
+			q.at = q.at[1:]
+			q.start = s.last + b.NumRows()
 			s.cond.Broadcast()
 			return b, nil
 		}
@@ -260,17 +268,31 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 		if opts.firstRowGroup > 0 || opts.rowGroups > 0 || d.NumStripes() < 2 {
 			return nil
 		}
-		if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
-			return nil
-		}
-		groups := make([]int, d.NumStripes())
-		for i := range groups {
-			groups[i] = i
+		var groups []int
+		var rg *stripeFilter
+		if filter != nil {
+			src := newOrcFilteredSource(d.File, filter, p, opts, n, mem)
+			if len(src.kept) < 2 {
+				return src
+			}
+			groups, rg = src.kept, src.g
+		} else {
+			groups = make([]int, d.NumStripes())
+			for i := range groups {
+				groups[i] = i
+			}
 		}
 		starts := rowStarts(d.NumStripes(), d.StripeRows)
 		return newGroupsSource(ctx, groups, opts.Workers, budget,
 			func(ctx context.Context, g int) (batchSource, error) {
-				return d.NewBatchReader(proj, orc.BatchOptions{BatchRows: n, Allocator: mem, FirstStripe: g, Stripes: 1})
+				var skip []orc.RowRange
+				if rg != nil {
+					var err error
+					if skip, err = rg.rowGroupSkips(g, 1, opts.Stats); err != nil {
+						return nil, err
+					}
+				}
+				return d.NewBatchReader(proj, orc.BatchOptions{BatchRows: n, Allocator: mem, FirstStripe: g, Stripes: 1, Skip: skip})
 			},
 			func(g int) int64 { return starts[g] })
 	}
@@ -286,4 +308,13 @@ func rowStarts(n int, rows func(int) int64) []int64 {
 		at += rows(i)
 	}
 	return out
+}
+
+// sourceBatchStart returns the file row of the first row of the batch src
+// returned last, when src tells it ([orc.BatchReader.BatchStart]), else -1.
+func sourceBatchStart(src batchSource) int64 {
+	if ps, ok := src.(interface{ BatchStart() int64 }); ok {
+		return ps.BatchStart()
+	}
+	return -1
 }

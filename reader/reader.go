@@ -64,8 +64,11 @@ type Options struct {
 	// Filter keeps only the rows it selects (nil: every row). It is bound
 	// to the read schema by field id ([expr.Bind]); a Parquet file's row
 	// groups whose statistics, or whose constants for the fields the file
-	// lacks, rule every row out are not decoded, and the rows of the rest
-	// are filtered exactly (the residual filter, applied last). Binding
+	// lacks, rule every row out are not decoded, nor are an ORC file's
+	// stripes ruled out so by their stripe statistics; an ORC stripe's row
+	// groups ruled out by the row index or bloom filters are decoded and
+	// dropped. The rows of the rest are filtered exactly (the residual
+	// filter, applied last). Binding
 	// errors are [expr.ErrUnknownColumn] and [expr.ErrType].
 	Filter expr.Expr
 	// Stats, when set, counts the row groups and rows read and skipped; it
@@ -213,6 +216,12 @@ func open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (*fileRe
 		case emptySource:
 			opts.Stats.add(filesSkipped, 1)
 			opts.Stats.add(bytesSkippedFiles, size)
+		case *stripesSource:
+			if len(src.kept) == 0 {
+				opts.Stats.add(filesSkipped, 1)
+			} else {
+				opts.Stats.add(filesRead, 1)
+			}
 		case *rowGroupsSource:
 			if len(src.kept) == 0 {
 				opts.Stats.add(filesSkipped, 1)
@@ -296,8 +305,10 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 			return nil, err
 		}
 		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: kept}
+	} else if od, ok := dec.(orcDecoder); ok && filter != nil && stripeRangeValid(od.File, opts) {
+		src = newOrcFilteredSource(od.File, filter, p, opts, n, mem)
 	} else if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
-		// ORC and Avro: the columns the file lacks rule it out.
+		// Avro: the columns the file lacks rule it out.
 		src = emptySource{}
 		opts.Stats.add(rowGroupsSkipped, 1)
 	} else if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
@@ -316,7 +327,7 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		p.Release()
 		return nil, err
 	}
-	if _, ok := dec.(parquetDecoder); !ok && filter != nil {
+	if _, ok := dec.(avroDecoder); ok && filter != nil {
 		if _, empty := src.(emptySource); !empty {
 			opts.Stats.add(rowGroupsRead, 1)
 		}

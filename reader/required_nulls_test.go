@@ -10,7 +10,7 @@ import (
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader"
-	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // TestRequiredReadFieldNullsFile: the bundled table's schema-1 file holds a
@@ -23,7 +23,7 @@ func TestRequiredReadFieldNullsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := schema.ParseTableMetadata(md)
+	m, err := iceberg.ParseMetadata(md)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,19 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-	"gocloud.dev/blob/s3blob"
-
+	"github.com/lakecat/lakecat/internal/s3fake"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/storage/blob"
@@ -55,19 +49,16 @@ func (f *s3Faults) damage(n, every int64, key string) bool {
 	return true
 }
 
-// faultyS3 serves the in-memory S3 fake (gofakes3) with faults on ranged
-// GETs and returns a blob.FS over it. The AWS SDK's own retries are off,
-// so that what is retried is retried by storage.RetryFS.
+// faultyS3 serves the in-memory S3 fake (internal/s3fake) with faults on
+// ranged GETs and returns a blob.FS over it. The AWS SDK's own retries are
+// off, so that what is retried is retried by storage.RetryFS.
 func faultyS3(t *testing.T, f *s3Faults) *blob.FS {
 	t.Helper()
-	backend := s3mem.New()
-	if err := backend.CreateBucket("lake"); err != nil {
-		t.Fatal(err)
-	}
-	h := gofakes3.New(backend).Server()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet || r.Header.Get("Range") == "" || !f.on.Load() {
-			h.ServeHTTP(w, r)
+	s3fake.NoSDKRetries(t)
+	srv := s3fake.New(t)
+	srv.SetHook(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if !s3fake.IsRangedGET(r) || !f.on.Load() {
+			next.ServeHTTP(w, r)
 			return
 		}
 		n := f.gets.Add(1)
@@ -75,47 +66,16 @@ func faultyS3(t *testing.T, f *s3Faults) *blob.FS {
 			time.Sleep(f.delay)
 		}
 		key := r.URL.Path + " " + r.Header.Get("Range")
-		if f.damage(n, f.failEvery, key) {
+		switch {
+		case f.damage(n, f.failEvery, key):
 			w.WriteHeader(f.failStatus)
-			return
+		case f.damage(n, f.shortEvery, key):
+			s3fake.Cut(w, r, next)
+		default:
+			next.ServeHTTP(w, r)
 		}
-		if f.damage(n, f.shortEvery, key) {
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, r)
-			for k, v := range rec.Header() {
-				w.Header()[k] = v
-			}
-			w.WriteHeader(rec.Code)
-			body := rec.Body.Bytes()
-			w.Write(body[:len(body)/2])
-			// Drop the connection: the client sees a body shorter than
-			// its Content-Length.
-			if hj, ok := w.(http.Hijacker); ok {
-				if c, _, err := hj.Hijack(); err == nil {
-					c.Close()
-				}
-			}
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	client := s3.New(s3.Options{
-		BaseEndpoint: aws.String(srv.URL),
-		UsePathStyle: true,
-		Region:       "us-east-1",
-		Credentials:  aws.AnonymousCredentials{},
-		Retryer:      aws.NopRetryer{},
 	})
-	b, err := s3blob.OpenBucket(context.Background(), client, "lake", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	fsys := blob.New()
-	fsys.SetBucket("s3://lake", b)
-	t.Cleanup(func() { fsys.Close() })
-	return fsys
+	return srv.FS(t)
 }
 
 // TestS3Faults serves the bundled Iceberg table from the S3 fake and

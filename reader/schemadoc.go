@@ -7,6 +7,7 @@ import (
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // SchemaKind says what a schema document is.
@@ -26,7 +27,7 @@ type SchemaDocument struct {
 	// Schema is the schema: the current one of table metadata.
 	Schema *schema.Schema
 	// Metadata is set for SchemaIcebergMetadata.
-	Metadata *schema.TableMetadata
+	Metadata *iceberg.Metadata
 	// Paimon is set for SchemaPaimon.
 	Paimon *schema.PaimonSchema
 	// NameMapping is the table's schema.name-mapping.default, if any.
@@ -54,7 +55,7 @@ func ParseSchemaDocument(data []byte) (*SchemaDocument, error) {
 	_, hasFields := keys["fields"]
 	switch {
 	case hasFormatVersion:
-		md, err := schema.ParseTableMetadata(data)
+		md, err := iceberg.ParseMetadata(data)
 		if err != nil {
 			return nil, err
 		}

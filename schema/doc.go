@@ -11,8 +11,9 @@
 // A field read from a data file written without ids has ID [NoID]. Paimon's
 // field ids start at 0, so 0 is a real id.
 //
-// The package also holds the JSON codecs (Iceberg schema and table metadata,
-// Paimon schema-N files, name mappings) and the conversion to Arrow
+// The package also holds the JSON codecs (Iceberg schema, Paimon schema-N
+// files, name mappings) and the conversion to Arrow
 // ([ToArrowSchema], [ToArrowType]). It does no I/O beyond decoding the bytes
-// it is handed.
+// it is handed. Iceberg table metadata, which holds schemas, is decoded in
+// package table/iceberg.
 package schema

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/lakecat/lakecat/internal/jsonutil"
 )
 
 // This file implements the Iceberg schema JSON codec: Iceberg table spec,
@@ -41,31 +43,31 @@ func ParseIcebergSchema(data []byte) (*Schema, error) {
 }
 
 func parseIcebergSchema(data []byte, codec string) (*Schema, error) {
-	m, err := jsonObject(data)
+	m, err := jsonutil.Object(data)
 	if err != nil {
 		return nil, &SchemaError{Codec: codec, Msg: "not a schema object", Err: err}
 	}
 	if t, ok := m["type"]; ok {
-		if s, err := jsonString(t); err != nil || s != "struct" {
+		if s, err := jsonutil.String(t); err != nil || s != "struct" {
 			return nil, &SchemaError{Codec: codec, Msg: `schema "type" must be "struct"`}
 		}
 	}
 	s := &Schema{}
-	if raw, ok := m["schema-id"]; ok && !isNull(raw) {
-		id, err := jsonInt(raw, 32)
+	if raw, ok := m["schema-id"]; ok && !jsonutil.IsNull(raw) {
+		id, err := jsonutil.Int(raw, 32)
 		if err != nil {
 			return nil, &SchemaError{Codec: codec, Msg: "bad schema-id", Err: err}
 		}
 		s.ID = int(id)
 	}
-	if raw, ok := m["identifier-field-ids"]; ok && !isNull(raw) {
-		a, err := jsonArray(raw)
+	if raw, ok := m["identifier-field-ids"]; ok && !jsonutil.IsNull(raw) {
+		a, err := jsonutil.Array(raw)
 		if err != nil {
 			return nil, &SchemaError{Codec: codec, Msg: "bad identifier-field-ids", Err: err}
 		}
 		s.IdentifierFieldIDs = make([]int, 0, len(a))
 		for _, v := range a {
-			id, err := jsonInt(v, 32)
+			id, err := jsonutil.Int(v, 32)
 			if err != nil {
 				return nil, &SchemaError{Codec: codec, Msg: "bad identifier-field-ids", Err: err}
 			}
@@ -208,7 +210,7 @@ var errNegativeID = errors.New("negative field id")
 
 // fieldID decodes a field id: a JSON integer ≥ 0.
 func fieldID(raw json.RawMessage) (int64, error) {
-	v, err := jsonInt(raw, 32)
+	v, err := jsonutil.Int(raw, 32)
 	if err == nil && v < 0 {
 		err = errNegativeID
 	}
@@ -229,7 +231,7 @@ func (d *icebergDecoder) err(path, msg string, err error) error {
 }
 
 func (d *icebergDecoder) fields(raw json.RawMessage, parent string) ([]*Field, error) {
-	a, err := jsonArray(raw)
+	a, err := jsonutil.Array(raw)
 	if err != nil {
 		return nil, d.err(parent, `bad "fields"`, err)
 	}
@@ -245,7 +247,7 @@ func (d *icebergDecoder) fields(raw json.RawMessage, parent string) ([]*Field, e
 }
 
 func (d *icebergDecoder) field(raw json.RawMessage, parent string, index int) (*Field, error) {
-	m, err := jsonObject(raw)
+	m, err := jsonutil.Object(raw)
 	if err != nil {
 		return nil, d.err(pathJoin(parent, fmt.Sprintf("[%d]", index)), "field is not an object", err)
 	}
@@ -254,7 +256,7 @@ func (d *icebergDecoder) field(raw json.RawMessage, parent string, index int) (*
 	if !ok {
 		return nil, d.err(pathJoin(parent, fmt.Sprintf("[%d]", index)), `missing "name"`, nil)
 	}
-	if f.Name, err = jsonString(nraw); err != nil {
+	if f.Name, err = jsonutil.String(nraw); err != nil {
 		return nil, d.err(pathJoin(parent, fmt.Sprintf("[%d]", index)), `bad "name"`, err)
 	}
 	path := pathJoin(parent, f.Name)
@@ -264,7 +266,7 @@ func (d *icebergDecoder) field(raw json.RawMessage, parent string, index int) (*
 	}
 	f.ID = int(id)
 	if r, ok := m["required"]; ok {
-		if f.Required, err = jsonBool(r); err != nil {
+		if f.Required, err = jsonutil.Bool(r); err != nil {
 			return nil, d.err(path, `bad "required"`, err)
 		}
 	} else {
@@ -277,8 +279,8 @@ func (d *icebergDecoder) field(raw json.RawMessage, parent string, index int) (*
 	if f.Type, err = d.typ(traw, path); err != nil {
 		return nil, err
 	}
-	if r, ok := m["doc"]; ok && !isNull(r) {
-		if f.Doc, err = jsonString(r); err != nil {
+	if r, ok := m["doc"]; ok && !jsonutil.IsNull(r) {
+		if f.Doc, err = jsonutil.String(r); err != nil {
 			return nil, d.err(path, `bad "doc"`, err)
 		}
 	}
@@ -298,7 +300,7 @@ func (d *icebergDecoder) field(raw json.RawMessage, parent string, index int) (*
 func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
-		s, err := jsonString(raw)
+		s, err := jsonutil.String(raw)
 		if err != nil {
 			return nil, d.err(path, "bad type", err)
 		}
@@ -308,7 +310,7 @@ func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 		}
 		return p, nil
 	}
-	m, err := jsonObject(raw)
+	m, err := jsonutil.Object(raw)
 	if err != nil {
 		return nil, d.err(path, "type is neither a string nor an object", err)
 	}
@@ -317,7 +319,7 @@ func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 	if d.depth > maxTypeDepth {
 		return nil, d.err(path, "types nested too deeply", nil)
 	}
-	kind, err := jsonString(m["type"])
+	kind, err := jsonutil.String(m["type"])
 	if err != nil {
 		return nil, d.err(path, `type object without a string "type"`, err)
 	}
@@ -333,7 +335,7 @@ func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 		if err != nil {
 			return nil, d.err(path, `bad or missing "element-id"`, err)
 		}
-		req, err := jsonBool(m["element-required"])
+		req, err := jsonutil.Bool(m["element-required"])
 		if err != nil {
 			return nil, d.err(path, `bad or missing "element-required"`, err)
 		}
@@ -351,7 +353,7 @@ func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 		if err != nil {
 			return nil, d.err(path, `bad or missing "value-id"`, err)
 		}
-		req, err := jsonBool(m["value-required"])
+		req, err := jsonutil.Bool(m["value-required"])
 		if err != nil {
 			return nil, d.err(path, `bad or missing "value-required"`, err)
 		}
@@ -376,46 +378,46 @@ func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 // integers. A field with [NoID], a nil type or a default that does not fit its
 // type is an error matching [ErrInvalidSchema].
 func MarshalIcebergSchema(s *Schema) ([]byte, error) {
-	var w jsonWriter
+	var w jsonutil.Writer
 	if err := writeIcebergSchema(&w, s); err != nil {
 		return nil, err
 	}
 	return w.Bytes(), nil
 }
 
-func writeIcebergSchema(w *jsonWriter, s *Schema) error {
-	w.open('{')
-	w.str("type", "struct")
-	w.int("schema-id", int64(s.ID))
+func writeIcebergSchema(w *jsonutil.Writer, s *Schema) error {
+	w.Open('{')
+	w.Str("type", "struct")
+	w.Int("schema-id", int64(s.ID))
 	if len(s.IdentifierFieldIDs) > 0 {
-		w.key("identifier-field-ids")
-		w.open('[')
+		w.Key("identifier-field-ids")
+		w.Open('[')
 		for _, id := range s.IdentifierFieldIDs {
-			w.elem()
+			w.Elem()
 			w.WriteString(strconv.Itoa(id))
 		}
-		w.close(']')
+		w.Close(']')
 	}
 	if err := writeIcebergFields(w, s.Fields, ""); err != nil {
 		return err
 	}
-	w.close('}')
+	w.Close('}')
 	return nil
 }
 
 // MarshalIcebergType encodes t as an Iceberg type JSON value: a JSON string
 // for a primitive, an object for struct, list and map.
 func MarshalIcebergType(t Type) ([]byte, error) {
-	var w jsonWriter
+	var w jsonutil.Writer
 	if err := writeIcebergType(&w, t, ""); err != nil {
 		return nil, err
 	}
 	return w.Bytes(), nil
 }
 
-func writeIcebergFields(w *jsonWriter, fields []*Field, parent string) error {
-	w.key("fields")
-	w.open('[')
+func writeIcebergFields(w *jsonutil.Writer, fields []*Field, parent string) error {
+	w.Key("fields")
+	w.Open('[')
 	for _, f := range fields {
 		if f == nil {
 			return &SchemaError{Codec: icebergSchemaCodec, Path: parent, Msg: "nil field"}
@@ -424,86 +426,86 @@ func writeIcebergFields(w *jsonWriter, fields []*Field, parent string) error {
 		if f.ID < 0 {
 			return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: "field without a field id"}
 		}
-		w.elem()
-		w.open('{')
-		w.int("id", int64(f.ID))
-		w.str("name", f.Name)
-		w.bool("required", f.Required)
-		w.key("type")
+		w.Elem()
+		w.Open('{')
+		w.Int("id", int64(f.ID))
+		w.Str("name", f.Name)
+		w.Bool("required", f.Required)
+		w.Key("type")
 		if err := writeIcebergType(w, f.Type, path); err != nil {
 			return err
 		}
 		if f.Doc != "" {
-			w.str("doc", f.Doc)
+			w.Str("doc", f.Doc)
 		}
 		if f.InitialDefault != nil {
 			v, err := MarshalLiteral(f.Type, f.InitialDefault)
 			if err != nil {
 				return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: `bad "initial-default"`, Err: err}
 			}
-			w.raw("initial-default", v)
+			w.Raw("initial-default", v)
 		}
 		if f.WriteDefault != nil {
 			v, err := MarshalLiteral(f.Type, f.WriteDefault)
 			if err != nil {
 				return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: `bad "write-default"`, Err: err}
 			}
-			w.raw("write-default", v)
+			w.Raw("write-default", v)
 		}
-		w.close('}')
+		w.Close('}')
 	}
-	w.close(']')
+	w.Close(']')
 	return nil
 }
 
-func writeIcebergType(w *jsonWriter, t Type, path string) error {
+func writeIcebergType(w *jsonutil.Writer, t Type, path string) error {
 	switch tt := t.(type) {
 	case PrimitiveType:
 		if int(tt.K) >= len(kindNames) || !tt.K.IsPrimitive() {
 			return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: "bad primitive kind"}
 		}
-		w.writeString(tt.String())
+		w.Quote(tt.String())
 		return nil
 	case *StructType:
-		w.open('{')
-		w.str("type", "struct")
+		w.Open('{')
+		w.Str("type", "struct")
 		if err := writeIcebergFields(w, tt.Fields, path); err != nil {
 			return err
 		}
-		w.close('}')
+		w.Close('}')
 		return nil
 	case *ListType:
 		if tt.Element == nil || tt.Element.ID < 0 {
 			return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: "list element without a field id"}
 		}
-		w.open('{')
-		w.str("type", "list")
-		w.int("element-id", int64(tt.Element.ID))
-		w.key("element")
+		w.Open('{')
+		w.Str("type", "list")
+		w.Int("element-id", int64(tt.Element.ID))
+		w.Key("element")
 		if err := writeIcebergType(w, tt.Element.Type, pathJoin(path, ElementName)); err != nil {
 			return err
 		}
-		w.bool("element-required", tt.Element.Required)
-		w.close('}')
+		w.Bool("element-required", tt.Element.Required)
+		w.Close('}')
 		return nil
 	case *MapType:
 		if tt.Key == nil || tt.Value == nil || tt.Key.ID < 0 || tt.Value.ID < 0 {
 			return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: "map key or value without a field id"}
 		}
-		w.open('{')
-		w.str("type", "map")
-		w.int("key-id", int64(tt.Key.ID))
-		w.key("key")
+		w.Open('{')
+		w.Str("type", "map")
+		w.Int("key-id", int64(tt.Key.ID))
+		w.Key("key")
 		if err := writeIcebergType(w, tt.Key.Type, pathJoin(path, KeyName)); err != nil {
 			return err
 		}
-		w.int("value-id", int64(tt.Value.ID))
-		w.key("value")
+		w.Int("value-id", int64(tt.Value.ID))
+		w.Key("value")
 		if err := writeIcebergType(w, tt.Value.Type, pathJoin(path, ValueName)); err != nil {
 			return err
 		}
-		w.bool("value-required", tt.Value.Required)
-		w.close('}')
+		w.Bool("value-required", tt.Value.Required)
+		w.Close('}')
 		return nil
 	}
 	return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: "nil or foreign type"}

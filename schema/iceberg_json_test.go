@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakecat/lakecat/internal/jsonutil"
 	"github.com/lakecat/lakecat/internal/realdata"
 )
 
@@ -21,47 +21,16 @@ func realDir(t testing.TB) string {
 	return realdata.Require(t)
 }
 
-// jsonValue decodes b into a generic value with numbers kept as big.Float
-// text, so that 1 and 1.0 compare equal but 1 and 2 do not.
-func jsonValue(t testing.TB, b []byte) any {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("invalid JSON: %v\n%s", err, b)
-	}
-	return normNumbers(v)
-}
-
-// jsonNum is a normalized JSON number, distinct from a JSON string.
-type jsonNum string
-
-func normNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, _, err := big.ParseFloat(string(x), 10, 200, big.ToNearestEven)
-		if err != nil {
-			return string(x)
-		}
-		return jsonNum(f.Text('g', 40))
-	case map[string]any:
-		for k, e := range x {
-			x[k] = normNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = normNumbers(e)
-		}
-	}
-	return v
-}
-
+// assertJSONEqual fails t unless got and want are the same JSON value
+// (see jsonutil.Equal: 1 and 1.0 are equal, 1 and 2 are not).
 func assertJSONEqual(t testing.TB, got, want []byte) {
 	t.Helper()
-	g, w := jsonValue(t, got), jsonValue(t, want)
-	if !reflect.DeepEqual(g, w) {
-		t.Fatalf("JSON values differ\n got: %s\nwant: %s", compactJSON(got), compactJSON(want))
+	eq, err := jsonutil.Equal(got, want)
+	if err != nil {
+		t.Fatalf("invalid JSON: %v\n got: %s\nwant: %s", err, got, want)
+	}
+	if !eq {
+		t.Fatalf("JSON values differ\n got: %s\nwant: %s", jsonutil.Compact(got), jsonutil.Compact(want))
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lakecat/lakecat/internal/jsonutil"
 )
 
 // This file implements the single-value JSON serialization of the Iceberg
@@ -67,7 +69,7 @@ func ParseLiteral(t Type, raw json.RawMessage) (any, error) {
 
 func parseLiteral(t Type, raw json.RawMessage, depth int) (any, error) {
 	raw = bytes.TrimSpace(raw)
-	if isNull(raw) {
+	if jsonutil.IsNull(raw) {
 		return nil, nil
 	}
 	if depth > maxTypeDepth {
@@ -77,7 +79,7 @@ func parseLiteral(t Type, raw json.RawMessage, depth int) (any, error) {
 	case PrimitiveType:
 		return parsePrimitiveLiteral(tt, raw)
 	case *StructType:
-		m, err := jsonObject(raw)
+		m, err := jsonutil.Object(raw)
 		if err != nil {
 			return nil, litErr(t, raw, "not a struct object")
 		}
@@ -99,7 +101,7 @@ func parseLiteral(t Type, raw json.RawMessage, depth int) (any, error) {
 		}
 		return out, nil
 	case *ListType:
-		a, err := jsonArray(raw)
+		a, err := jsonutil.Array(raw)
 		if err != nil {
 			return nil, litErr(t, raw, "not a list array")
 		}
@@ -111,12 +113,12 @@ func parseLiteral(t Type, raw json.RawMessage, depth int) (any, error) {
 		}
 		return out, nil
 	case *MapType:
-		m, err := jsonObject(raw)
+		m, err := jsonutil.Object(raw)
 		if err != nil {
 			return nil, litErr(t, raw, "not a map object")
 		}
-		ks, err1 := jsonArray(m["keys"])
-		vs, err2 := jsonArray(m["values"])
+		ks, err1 := jsonutil.Array(m["keys"])
+		vs, err2 := jsonutil.Array(m["values"])
 		if err1 != nil || err2 != nil || len(ks) != len(vs) || len(m) != 2 {
 			return nil, litErr(t, raw, `map must hold "keys" and "values" arrays of equal length`)
 		}
@@ -140,14 +142,14 @@ func parsePrimitiveLiteral(p PrimitiveType, raw []byte) (any, error) {
 	case KindUnknown:
 		return bad("unknown type holds only null")
 	case KindBoolean:
-		b, err := jsonBool(raw)
+		b, err := jsonutil.Bool(raw)
 		if err != nil {
 			return bad("not a boolean")
 		}
 		return b, nil
 	case KindTinyInt, KindSmallInt, KindInt, KindLong:
 		bits := map[Kind]int{KindTinyInt: 8, KindSmallInt: 16, KindInt: 32, KindLong: 64}[p.K]
-		v, err := jsonInt(raw, bits)
+		v, err := jsonutil.Int(raw, bits)
 		if err != nil {
 			return bad("not an integer in range")
 		}
@@ -168,7 +170,7 @@ func parsePrimitiveLiteral(p PrimitiveType, raw []byte) (any, error) {
 		var f float64
 		var err error
 		if raw[0] == '"' {
-			s, _ := jsonString(raw)
+			s, _ := jsonutil.String(raw)
 			switch s {
 			case "NaN":
 				f = math.NaN()
@@ -195,7 +197,7 @@ func parsePrimitiveLiteral(p PrimitiveType, raw []byte) (any, error) {
 	case KindDecimal:
 		var s string
 		if raw[0] == '"' {
-			s, _ = jsonString(raw)
+			s, _ = jsonutil.String(raw)
 		} else if isJSONNumber(raw) {
 			s = string(raw)
 		} else {
@@ -207,7 +209,7 @@ func parsePrimitiveLiteral(p PrimitiveType, raw []byte) (any, error) {
 		}
 		return d, nil
 	}
-	s, err := jsonString(raw)
+	s, err := jsonutil.String(raw)
 	if err != nil {
 		return bad("not a string")
 	}
@@ -525,7 +527,7 @@ func parseUUID(s string) ([16]byte, bool) {
 // [Field], as Appendix D JSON. nil encodes as null. A Go value of the wrong
 // form is an error matching [ErrInvalidSchema].
 func MarshalLiteral(t Type, v any) (json.RawMessage, error) {
-	var w jsonWriter
+	var w jsonutil.Writer
 	if err := writeLiteral(&w, t, v, 0); err != nil {
 		return nil, err
 	}
@@ -536,7 +538,7 @@ func wrongForm(t Type, v any) error {
 	return &SchemaError{Codec: literalCodec, Msg: fmt.Sprintf("Go value of type %T does not fit %s", v, typeName(t))}
 }
 
-func writeLiteral(w *jsonWriter, t Type, v any, depth int) error {
+func writeLiteral(w *jsonutil.Writer, t Type, v any, depth int) error {
 	if v == nil {
 		w.WriteString("null")
 		return nil
@@ -557,7 +559,7 @@ func writeLiteral(w *jsonWriter, t Type, v any, depth int) error {
 		if !ok {
 			return wrongForm(t, v)
 		}
-		w.open('{')
+		w.Open('{')
 		n := 0
 		for _, f := range tt.Fields {
 			x, ok := m[f.ID]
@@ -565,12 +567,12 @@ func writeLiteral(w *jsonWriter, t Type, v any, depth int) error {
 				continue
 			}
 			n++
-			w.key(strconv.Itoa(f.ID))
+			w.Key(strconv.Itoa(f.ID))
 			if err := writeLiteral(w, f.Type, x, depth+1); err != nil {
 				return err
 			}
 		}
-		w.close('}')
+		w.Close('}')
 		if n != len(m) {
 			return &SchemaError{Codec: literalCodec, Msg: fmt.Sprintf("struct value holds ids that %s does not have", typeName(t))}
 		}
@@ -580,14 +582,14 @@ func writeLiteral(w *jsonWriter, t Type, v any, depth int) error {
 		if !ok {
 			return wrongForm(t, v)
 		}
-		w.open('[')
+		w.Open('[')
 		for _, x := range l {
-			w.elem()
+			w.Elem()
 			if err := writeLiteral(w, tt.Element.Type, x, depth+1); err != nil {
 				return err
 			}
 		}
-		w.close(']')
+		w.Close(']')
 		return nil
 	case *MapType:
 		mv, ok := v.(MapValue)
@@ -599,31 +601,31 @@ func writeLiteral(w *jsonWriter, t Type, v any, depth int) error {
 		if !ok || len(mv.Keys) != len(mv.Values) {
 			return wrongForm(t, v)
 		}
-		w.open('{')
+		w.Open('{')
 		for i, part := range [][]any{mv.Keys, mv.Values} {
 			ft := tt.Key.Type
 			if i == 1 {
 				ft = tt.Value.Type
 			}
-			w.key([]string{"keys", "values"}[i])
-			w.open('[')
+			w.Key([]string{"keys", "values"}[i])
+			w.Open('[')
 			for _, x := range part {
-				w.elem()
+				w.Elem()
 				if err := writeLiteral(w, ft, x, depth+1); err != nil {
 					return err
 				}
 			}
-			w.close(']')
+			w.Close(']')
 		}
-		w.close('}')
+		w.Close('}')
 		return nil
 	}
 	return wrongForm(t, v)
 }
 
 func quote(s string) string {
-	var w jsonWriter
-	w.writeString(s)
+	var w jsonutil.Writer
+	w.Quote(s)
 	return w.String()
 }
 

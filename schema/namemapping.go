@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/lakecat/lakecat/internal/jsonutil"
 )
 
 // This file implements Iceberg name mappings (Iceberg table spec, "Column
@@ -52,10 +54,10 @@ func parseMappedFields(raw []byte, path string, depth int) ([]MappedField, error
 	if depth > maxTypeDepth {
 		return nil, &SchemaError{Codec: nameMappingCodec, Path: path, Msg: "nested too deeply"}
 	}
-	if depth > 0 && isNull(raw) {
+	if depth > 0 && jsonutil.IsNull(raw) {
 		return nil, nil
 	}
-	a, err := jsonArray(raw)
+	a, err := jsonutil.Array(raw)
 	if err != nil || (depth == 0 && a == nil && string(raw) != "[]") {
 		if err == nil {
 			err = fmt.Errorf("not a JSON array")
@@ -64,13 +66,13 @@ func parseMappedFields(raw []byte, path string, depth int) ([]MappedField, error
 	}
 	out := make([]MappedField, 0, len(a))
 	for i, r := range a {
-		o, err := jsonObject(r)
+		o, err := jsonutil.Object(r)
 		if err != nil {
 			return nil, &SchemaError{Codec: nameMappingCodec, Path: pathJoin(path, "["+strconv.Itoa(i)+"]"), Msg: "entry is not an object", Err: err}
 		}
 		var mf MappedField
-		if r, ok := o["names"]; ok && !isNull(r) {
-			if mf.Names, err = decodeStringList(r); err != nil {
+		if r, ok := o["names"]; ok && !jsonutil.IsNull(r) {
+			if mf.Names, err = jsonutil.StringList(r); err != nil {
 				return nil, &SchemaError{Codec: nameMappingCodec, Path: path, Msg: `bad "names"`, Err: err}
 			}
 		}
@@ -81,8 +83,8 @@ func parseMappedFields(raw []byte, path string, depth int) ([]MappedField, error
 		if len(mf.Names) > 0 {
 			name = mf.Names[0]
 		}
-		if r, ok := o["field-id"]; ok && !isNull(r) {
-			v, err := jsonInt(r, 32)
+		if r, ok := o["field-id"]; ok && !jsonutil.IsNull(r) {
+			v, err := jsonutil.Int(r, 32)
 			if err != nil {
 				return nil, &SchemaError{Codec: nameMappingCodec, Path: pathJoin(path, name), Msg: `bad "field-id"`, Err: err}
 			}
@@ -106,27 +108,27 @@ func parseMappedFields(raw []byte, path string, depth int) ([]MappedField, error
 // keys in the order "field-id" (when set), "names", "fields" (when there are
 // children).
 func MarshalNameMapping(m NameMapping) ([]byte, error) {
-	var w jsonWriter
+	var w jsonutil.Writer
 	writeMappedFields(&w, m)
 	return w.Bytes(), nil
 }
 
-func writeMappedFields(w *jsonWriter, fs []MappedField) {
-	w.open('[')
+func writeMappedFields(w *jsonutil.Writer, fs []MappedField) {
+	w.Open('[')
 	for _, f := range fs {
-		w.elem()
-		w.open('{')
+		w.Elem()
+		w.Open('{')
 		if f.FieldID != nil {
-			w.int("field-id", int64(*f.FieldID))
+			w.Int("field-id", int64(*f.FieldID))
 		}
-		w.strList("names", f.Names)
+		w.StrList("names", f.Names)
 		if len(f.Fields) > 0 {
-			w.key("fields")
+			w.Key("fields")
 			writeMappedFields(w, f.Fields)
 		}
-		w.close('}')
+		w.Close('}')
 	}
-	w.close(']')
+	w.Close(']')
 }
 
 // NameMappingFromSchema returns the name mapping that maps each field of s

@@ -153,35 +153,6 @@ func TestNameMappingDottedNames(t *testing.T) {
 	}
 }
 
-// TestNameMappingDuckDBColumnMapping applies the nested mapping of
-// duckdb-iceberg's column_mapping table to the id-less layout of its
-// mock_data.parquet (map, list and struct columns).
-func TestNameMappingDuckDBColumnMapping(t *testing.T) {
-	b := readReal(t, "duckdb-iceberg/data/persistent/column_mapping/warehouse/default.db/my_table/metadata/00001-75643dae-a7a7-46ae-ab30-ea80d3793f3f.metadata.json")
-	md, err := ParseTableMetadata(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := md.NameMapping()
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := New(0,
-		fileField("id", Long, false), fileField("name", String, false), fileField("age", Long, false),
-		fileField("attributes", &MapType{Key: fileField(KeyName, String, true), Value: fileField(ValueName, String, false)}, false),
-		fileField("scores", &ListType{Element: fileField(ElementName, Long, false)}, false),
-		fileField("profile", &StructType{Fields: []*Field{fileField("email", String, false), fileField("verified", Boolean, false)}}, false),
-	)
-	got := m.Apply(file)
-	// The result has exactly the table schema's ids.
-	if !reflect.DeepEqual(ids(got), ids(md.CurrentSchema())) {
-		t.Fatalf("ids %v\nwant %v", ids(got), ids(md.CurrentSchema()))
-	}
-	if !reflect.DeepEqual(NameMappingFromSchema(md.CurrentSchema()), m) {
-		t.Fatal("NameMappingFromSchema differs from the table's mapping")
-	}
-}
-
 func TestNameMappingJSONInterfaces(t *testing.T) {
 	var holder struct {
 		M NameMapping `json:"m"`
@@ -200,3 +171,5 @@ func TestNameMappingJSONInterfaces(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+func intp(v int) *int { return &v }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/lakecat/lakecat/internal/jsonutil"
 )
 
 // This file implements Paimon schema files, schema/schema-N (Paimon docs,
@@ -96,7 +98,7 @@ func (p *PaimonSchema) DefaultValue(fieldID int) json.RawMessage {
 // field (also for a field id used twice or a name used twice in one row
 // type); an unknown type also matches [ErrUnknownType].
 func ParsePaimonSchema(data []byte) (*PaimonSchema, error) {
-	o, err := jsonObject(data)
+	o, err := jsonutil.Object(data)
 	if err != nil {
 		return nil, &SchemaError{Codec: paimonCodec, Msg: "not a JSON object", Err: err}
 	}
@@ -109,24 +111,24 @@ func ParsePaimonSchema(data []byte) (*PaimonSchema, error) {
 	}
 	p.Version = 1
 	if r, ok := o["version"]; ok {
-		v, err := jsonInt(r, 32)
+		v, err := jsonutil.Int(r, 32)
 		if err != nil {
 			return nil, bad("version", err)
 		}
 		p.Version = int(v)
 	}
-	id, err := jsonInt(o["id"], 32)
+	id, err := jsonutil.Int(o["id"], 32)
 	if err != nil || id < 0 {
-		return nil, bad("id", errNotInteger)
+		return nil, bad("id", jsonutil.ErrNotInteger)
 	}
 	p.ID = int(id)
-	a, err := jsonArray(o["fields"])
+	a, err := jsonutil.Array(o["fields"])
 	if err != nil || a == nil {
 		return nil, bad("fields", err)
 	}
 	d := paimonDecoder{}
 	for _, r := range a {
-		fo, _ := jsonObject(r)
+		fo, _ := jsonutil.Object(r)
 		f, def, err := d.dataField(r, "")
 		if err != nil {
 			if se, ok := err.(*SchemaError); ok {
@@ -142,7 +144,7 @@ func ParsePaimonSchema(data []byte) (*PaimonSchema, error) {
 		return nil, err
 	}
 	if r, ok := o["highestFieldId"]; ok {
-		v, err := jsonInt(r, 32)
+		v, err := jsonutil.Int(r, 32)
 		if err != nil {
 			return nil, bad("highestFieldId", err)
 		}
@@ -150,26 +152,26 @@ func ParsePaimonSchema(data []byte) (*PaimonSchema, error) {
 	} else {
 		p.HighestFieldID = p.Schema().HighestFieldID()
 	}
-	if p.PartitionKeys, err = decodeStringList(o["partitionKeys"]); err != nil {
+	if p.PartitionKeys, err = jsonutil.StringList(o["partitionKeys"]); err != nil {
 		return nil, bad("partitionKeys", err)
 	}
-	if p.PrimaryKeys, err = decodeStringList(o["primaryKeys"]); err != nil {
+	if p.PrimaryKeys, err = jsonutil.StringList(o["primaryKeys"]); err != nil {
 		return nil, bad("primaryKeys", err)
 	}
-	if p.Options, err = decodeStringMap(o["options"]); err != nil {
+	if p.Options, err = jsonutil.StringMap(o["options"]); err != nil {
 		return nil, bad("options", err)
 	}
 	if p.Options == nil {
 		p.Options = map[string]string{}
 	}
-	if r, ok := o["comment"]; ok && !isNull(r) {
-		if p.Comment, err = jsonString(r); err != nil {
+	if r, ok := o["comment"]; ok && !jsonutil.IsNull(r) {
+		if p.Comment, err = jsonutil.String(r); err != nil {
 			return nil, bad("comment", err)
 		}
 		p.hasComment = true
 	}
 	if r, ok := o["timeMillis"]; ok {
-		if p.TimeMillis, err = jsonInt(r, 64); err != nil {
+		if p.TimeMillis, err = jsonutil.Int(r, 64); err != nil {
 			return nil, bad("timeMillis", err)
 		}
 	}
@@ -183,7 +185,7 @@ func ParsePaimonSchema(data []byte) (*PaimonSchema, error) {
 	for _, k := range []string{"version", "id", "fields", "highestFieldId", "partitionKeys", "primaryKeys", "options", "comment", "timeMillis"} {
 		delete(o, k)
 	}
-	p.extra = extraOrNil(o)
+	p.extra = jsonutil.NilIfEmpty(o)
 	return p, nil
 }
 
@@ -195,17 +197,17 @@ func ParsePaimonSchema(data []byte) (*PaimonSchema, error) {
 // types are written in Paimon's canonical form (atomic types as strings,
 // ARRAY/MAP/ROW as objects). Errors match [ErrInvalidSchema].
 func MarshalPaimonSchema(p *PaimonSchema) ([]byte, error) {
-	var w jsonWriter
-	w.open('{')
-	w.int("version", int64(p.Version))
-	w.int("id", int64(p.ID))
-	w.key("fields")
-	w.open('[')
+	var w jsonutil.Writer
+	w.Open('{')
+	w.Int("version", int64(p.Version))
+	w.Int("id", int64(p.ID))
+	w.Key("fields")
+	w.Open('[')
 	for _, f := range p.Fields {
 		if f == nil {
 			return nil, &SchemaError{Codec: paimonCodec, Msg: "nil field"}
 		}
-		w.elem()
+		w.Elem()
 		if err := writePaimonField(&w, f, p.raw[f], ""); err != nil {
 			if se, ok := err.(*SchemaError); ok {
 				se.Codec = paimonCodec
@@ -213,17 +215,17 @@ func MarshalPaimonSchema(p *PaimonSchema) ([]byte, error) {
 			return nil, err
 		}
 	}
-	w.close(']')
-	w.int("highestFieldId", int64(p.HighestFieldID))
-	w.strList("partitionKeys", p.PartitionKeys)
-	w.strList("primaryKeys", p.PrimaryKeys)
-	w.strMap("options", p.Options)
+	w.Close(']')
+	w.Int("highestFieldId", int64(p.HighestFieldID))
+	w.StrList("partitionKeys", p.PartitionKeys)
+	w.StrList("primaryKeys", p.PrimaryKeys)
+	w.StrMap("options", p.Options)
 	if p.Comment != "" || p.hasComment {
-		w.str("comment", p.Comment)
+		w.Str("comment", p.Comment)
 	}
-	w.int("timeMillis", p.TimeMillis)
-	writeExtra(&w, p.extra)
-	w.close('}')
+	w.Int("timeMillis", p.TimeMillis)
+	w.RawMembers(p.extra)
+	w.Close('}')
 	return w.Bytes(), nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/lakecat/lakecat/internal/jsonutil"
 )
 
 // This file implements Paimon's data type grammar (Paimon docs, "Data
@@ -71,13 +73,13 @@ type paimonDecoder struct {
 func (d *paimonDecoder) typ(raw json.RawMessage, path string) (Type, bool, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
-		s, err := jsonString(raw)
+		s, err := jsonutil.String(raw)
 		if err != nil {
 			return nil, false, &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: "bad type", Err: err}
 		}
 		return d.typeString(s, path)
 	}
-	o, err := jsonObject(raw)
+	o, err := jsonutil.Object(raw)
 	if err != nil {
 		return nil, false, &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: "type is neither a string nor an object", Err: err}
 	}
@@ -86,7 +88,7 @@ func (d *paimonDecoder) typ(raw json.RawMessage, path string) (Type, bool, error
 	if d.depth > maxTypeDepth {
 		return nil, false, &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: "types nested too deeply"}
 	}
-	ts, err := jsonString(o["type"])
+	ts, err := jsonutil.String(o["type"])
 	if err != nil {
 		return nil, false, &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: `type object without a string "type"`, Err: err}
 	}
@@ -101,7 +103,7 @@ func (d *paimonDecoder) typ(raw json.RawMessage, path string) (Type, bool, error
 			return nil, false, err
 		}
 		if kw == "VECTOR" {
-			if _, err := jsonInt(o["length"], 32); err != nil {
+			if _, err := jsonutil.Int(o["length"], 32); err != nil {
 				return nil, false, &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: `VECTOR without an integer "length"`, Err: err}
 			}
 		}
@@ -123,7 +125,7 @@ func (d *paimonDecoder) typ(raw json.RawMessage, path string) (Type, bool, error
 		}
 		return NewMap(NoID, kt, NoID, vt, vnn), notNull, nil
 	case "ROW":
-		a, err := jsonArray(o["fields"])
+		a, err := jsonutil.Array(o["fields"])
 		if err != nil || a == nil {
 			return nil, false, &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: `ROW without a "fields" array`, Err: err}
 		}
@@ -144,19 +146,19 @@ func (d *paimonDecoder) typ(raw json.RawMessage, path string) (Type, bool, error
 // dataField decodes a Paimon DataField: {"id","name","type","description",
 // "defaultValue"}. It returns the raw defaultValue, if any.
 func (d *paimonDecoder) dataField(raw json.RawMessage, parent string) (*Field, json.RawMessage, error) {
-	o, err := jsonObject(raw)
+	o, err := jsonutil.Object(raw)
 	if err != nil {
 		return nil, nil, &SchemaError{Codec: paimonTypeCodec, Path: parent, Msg: "field is not an object", Err: err}
 	}
-	name, err := jsonString(o["name"])
+	name, err := jsonutil.String(o["name"])
 	if err != nil {
 		return nil, nil, &SchemaError{Codec: paimonTypeCodec, Path: parent, Msg: `field without a string "name"`, Err: err}
 	}
 	path := pathJoin(parent, name)
-	id, err := jsonInt(o["id"], 32)
+	id, err := jsonutil.Int(o["id"], 32)
 	if err != nil || id < 0 {
 		if err == nil {
-			err = errNotInteger
+			err = jsonutil.ErrNotInteger
 		}
 		return nil, nil, &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: `bad or missing "id"`, Err: err}
 	}
@@ -169,8 +171,8 @@ func (d *paimonDecoder) dataField(raw json.RawMessage, parent string) (*Field, j
 		return nil, nil, err
 	}
 	f := &Field{ID: int(id), Name: name, Type: t, Required: notNull}
-	if r, ok := o["description"]; ok && !isNull(r) {
-		if f.Doc, err = jsonString(r); err != nil {
+	if r, ok := o["description"]; ok && !jsonutil.IsNull(r) {
+		if f.Doc, err = jsonutil.String(r); err != nil {
 			return nil, nil, &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: `bad "description"`, Err: err}
 		}
 	}
@@ -599,7 +601,7 @@ func (p *paimonParser) zone() error {
 // struct's fields must have field ids. Kinds Paimon lacks (uuid, float16,
 // unknown) are an error matching [ErrInvalidSchema].
 func MarshalPaimonType(t Type, notNull bool) ([]byte, error) {
-	var w jsonWriter
+	var w jsonutil.Writer
 	if err := writePaimonType(&w, t, notNull, ""); err != nil {
 		return nil, err
 	}
@@ -672,7 +674,7 @@ func paimonAtomic(p PrimitiveType) (string, error) {
 	return "", &SchemaError{Codec: paimonTypeCodec, Msg: "Paimon has no type for", Type: p.String()}
 }
 
-func writePaimonType(w *jsonWriter, t Type, notNull bool, path string) error {
+func writePaimonType(w *jsonutil.Writer, t Type, notNull bool, path string) error {
 	nn := ""
 	if notNull {
 		nn = " NOT NULL"
@@ -684,43 +686,43 @@ func writePaimonType(w *jsonWriter, t Type, notNull bool, path string) error {
 			err.(*SchemaError).Path = path
 			return err
 		}
-		w.writeString(s + nn)
+		w.Quote(s + nn)
 		return nil
 	case *ListType:
-		w.open('{')
-		w.str("type", "ARRAY"+nn)
-		w.key("element")
+		w.Open('{')
+		w.Str("type", "ARRAY"+nn)
+		w.Key("element")
 		if err := writePaimonType(w, tt.Element.Type, tt.Element.Required, pathJoin(path, ElementName)); err != nil {
 			return err
 		}
-		w.close('}')
+		w.Close('}')
 		return nil
 	case *MapType:
-		w.open('{')
-		w.str("type", "MAP"+nn)
-		w.key("key")
+		w.Open('{')
+		w.Str("type", "MAP"+nn)
+		w.Key("key")
 		if err := writePaimonType(w, tt.Key.Type, false, pathJoin(path, KeyName)); err != nil {
 			return err
 		}
-		w.key("value")
+		w.Key("value")
 		if err := writePaimonType(w, tt.Value.Type, tt.Value.Required, pathJoin(path, ValueName)); err != nil {
 			return err
 		}
-		w.close('}')
+		w.Close('}')
 		return nil
 	case *StructType:
-		w.open('{')
-		w.str("type", "ROW"+nn)
-		w.key("fields")
-		w.open('[')
+		w.Open('{')
+		w.Str("type", "ROW"+nn)
+		w.Key("fields")
+		w.Open('[')
 		for _, f := range tt.Fields {
-			w.elem()
+			w.Elem()
 			if err := writePaimonField(w, f, nil, path); err != nil {
 				return err
 			}
 		}
-		w.close(']')
-		w.close('}')
+		w.Close(']')
+		w.Close('}')
 		return nil
 	}
 	return &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: "nil or foreign type"}
@@ -728,27 +730,27 @@ func writePaimonType(w *jsonWriter, t Type, notNull bool, path string) error {
 
 // writePaimonField writes a DataField; typeRaw, when set, is written instead
 // of encoding the field's type.
-func writePaimonField(w *jsonWriter, f *Field, extra *paimonFieldRaw, parent string) error {
+func writePaimonField(w *jsonutil.Writer, f *Field, extra *paimonFieldRaw, parent string) error {
 	path := pathJoin(parent, f.Name)
 	if f.ID < 0 {
 		return &SchemaError{Codec: paimonTypeCodec, Path: path, Msg: "field without a field id"}
 	}
-	w.open('{')
-	w.int("id", int64(f.ID))
-	w.str("name", f.Name)
-	w.key("type")
+	w.Open('{')
+	w.Int("id", int64(f.ID))
+	w.Str("name", f.Name)
+	w.Key("type")
 	if extra != nil && extra.typ != nil && extra.matches(f) {
-		w.Write(compactJSON(extra.typ))
+		w.Write(jsonutil.Compact(extra.typ))
 	} else if err := writePaimonType(w, f.Type, f.Required, path); err != nil {
 		return err
 	}
 	if f.Doc != "" || (extra != nil && extra.hasDescription) {
-		w.str("description", f.Doc)
+		w.Str("description", f.Doc)
 	}
 	if extra != nil && extra.defaultValue != nil {
-		w.raw("defaultValue", extra.defaultValue)
+		w.Raw("defaultValue", extra.defaultValue)
 	}
-	w.close('}')
+	w.Close('}')
 	return nil
 }
 

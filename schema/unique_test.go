@@ -32,12 +32,6 @@ func TestDuplicateIDsAndNames(t *testing.T) {
 			_, err := schema.ParseIcebergSchema([]byte(`{"type":"struct","fields":[{"id":1,"name":"s","required":true,"type":{"type":"struct","fields":[{"id":2,"name":"x","required":true,"type":"int"},{"id":3,"name":"x","required":true,"type":"int"}]}}]}`))
 			return err
 		}},
-		{"table metadata duplicate id", `schema: iceberg table metadata: field "b": duplicate field id 1 (also field "a")`, func() error {
-			_, err := schema.ParseTableMetadata([]byte(`{"format-version":2,"table-uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1","location":"s3://b/t","last-sequence-number":0,"last-updated-ms":1,"last-column-id":2,"current-schema-id":0,
-				"schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"a","required":true,"type":"int"},{"id":1,"name":"b","required":false,"type":"long"}]}],
-				"default-spec-id":0,"partition-specs":[{"spec-id":0,"fields":[]}],"last-partition-id":999,"default-sort-order-id":0,"sort-orders":[{"order-id":0,"fields":[]}]}`))
-			return err
-		}},
 		{"paimon duplicate id", `schema: paimon schema: field "b": duplicate field id 0 (also field "a")`, func() error {
 			_, err := schema.ParsePaimonSchema([]byte(`{"version":3,"id":0,"fields":[{"id":0,"name":"a","type":"INT NOT NULL"},{"id":0,"name":"b","type":"BIGINT"}],"highestFieldId":0,"partitionKeys":[],"primaryKeys":[],"options":{}}`))
 			return err

@@ -6,8 +6,8 @@
 // [FS] is the read side; [WriteFS] adds what a commit needs. [OSFS] is the
 // local file system, [RetryFS] retries transient errors of another FS,
 // [CoalesceFS] makes the ranged reads of each file into few large requests,
-// and package storage/blob reaches object stores (S3, GCS, Azure) through
-// gocloud.dev.
+// and package storage/blob reaches object stores (S3, GCS, Azure) with a
+// small driver each.
 //
 // Paths are slash-separated strings: local paths ("/data/t",
 // "t/metadata/v1.metadata.json") for [OSFS], and whatever an object-store
@@ -123,7 +123,7 @@ func (OSFS) List(ctx context.Context, dir string) ([]string, error) {
 // MaxMetadataBytes caps the size of a metadata file (table metadata JSON,
 // snapshots, schema files, timeline instants) read whole into memory, and
 // the uncompressed size of a gzip-compressed one: 64 MiB, the one cap on
-// table metadata (schema.MaxTableMetadataBytes is the same number, pinned by
+// table metadata (iceberg.MaxMetadataBytes in table/iceberg is the same number, pinned by
 // a test: storage knows no formats).
 const MaxMetadataBytes = 64 << 20
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"os"
@@ -148,7 +149,43 @@ func openCatalogTable(ctx context.Context, f *factory, c *catalogFlags, table st
 	if res.MetadataLocation == "" {
 		return nil, fmt.Errorf("table %s: the catalog returned no metadata-location (a staged table)", id)
 	}
-	return openTable(ctx, f, metadataPath(res.MetadataLocation), tf, columns, batchRows)
+	return openTableVended(ctx, f, metadataPath(res.MetadataLocation), tf, columns, batchRows, vendedProperties(res))
+}
+
+// vendedProps are storage properties (Iceberg FileIO keys such as
+// s3.access-key-id) for the object-store locations under prefix.
+type vendedProps struct {
+	prefix string
+	props  map[string]string
+}
+
+// vendedProperties returns the storage properties a LoadTableResult vends,
+// in the order to apply them: for each storage credential's prefix, the
+// table config overlaid by that credential; last, for the metadata
+// location, the config overlaid by the credential whose prefix is the
+// longest one the location has (the spec's rule), so that the table's own
+// bucket gets its own credential. Nothing for a result without config or
+// credentials.
+func vendedProperties(res *rest.LoadTableResult) []vendedProps {
+	if len(res.Config) == 0 && len(res.StorageCredentials) == 0 {
+		return nil
+	}
+	overlay := func(c *rest.StorageCredential) map[string]string {
+		m := maps.Clone(res.Config)
+		if m == nil {
+			m = map[string]string{}
+		}
+		if c != nil {
+			maps.Copy(m, c.Config)
+		}
+		return m
+	}
+	var out []vendedProps
+	for i := range res.StorageCredentials {
+		c := &res.StorageCredentials[i]
+		out = append(out, vendedProps{c.Prefix, overlay(c)})
+	}
+	return append(out, vendedProps{res.MetadataLocation, overlay(res.CredentialFor(res.MetadataLocation))})
 }
 
 // metadataPath turns a "file:/path" location (as Java's Hadoop file system

@@ -12,6 +12,7 @@ import (
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 	"github.com/lakecat/lakecat/testdata/orders"
 )
 
@@ -82,7 +83,7 @@ func readFlagFile(flag, path, want string) ([]byte, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, usageError{fmt.Errorf("%s %s is a folder; want %s", flag, path, want)}
 	}
-	return osfile.ReadFile(path, schema.MaxTableMetadataBytes)
+	return osfile.ReadFile(path, iceberg.MaxMetadataBytes)
 }
 
 func loadSchemaDocument(flag, path string) (*reader.SchemaDocument, error) {

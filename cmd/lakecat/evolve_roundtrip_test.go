@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // copyTree copies the regular files under src to dst.
@@ -52,7 +53,7 @@ func TestEvolveRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, err := schema.ParseTableMetadata(data)
+	md, err := iceberg.ParseMetadata(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-
+	"github.com/lakecat/lakecat/internal/s3fake"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/storage/blob"
 )
@@ -60,18 +57,13 @@ func TestEvolveS3(t *testing.T) {
 	}
 }
 
-// s3Fake serves an in-memory S3 (gofakes3) with bucket "lake" on loopback
-// for the test and returns the URL query that points the s3 driver at it,
-// and a storage/blob FS to stage files with.
+// s3Fake serves an in-memory S3 (internal/s3fake) with bucket "lake" on
+// loopback for the test and returns the URL query ("?endpoint=…") that
+// points the s3 driver at it, and a storage/blob FS to stage files with.
 func s3Fake(t *testing.T) (string, *blob.FS) {
 	t.Helper()
-	backend := s3mem.New()
-	if err := backend.CreateBucket("lake"); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(backend).Server())
-	t.Cleanup(srv.Close)
+	srv := s3fake.New(t)
 	fsys := blob.New()
 	t.Cleanup(func() { fsys.Close() })
-	return "?endpoint=" + srv.URL + "&use_path_style=true&region=us-east-1&anonymous=true", fsys
+	return "?" + srv.Query, fsys
 }

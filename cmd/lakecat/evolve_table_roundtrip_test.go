@@ -17,7 +17,6 @@ import (
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table/iceberg"
 )
@@ -338,13 +337,13 @@ committed ` + filepath.Join(dir, "metadata", "v2.metadata.json") + " (last-colum
 	next := *md
 	parent, schemaID := parentID, 3
 	const ts = int64(1767225780000)
-	next.Snapshots = append(slices.Clip(md.Snapshots), schema.Snapshot{
+	next.Snapshots = append(slices.Clip(md.Snapshots), iceberg.Snapshot{
 		SnapshotID: snapID, ParentSnapshotID: &parent, SequenceNumber: seq, TimestampMs: ts,
 		ManifestList: loc + listRel, SchemaID: &schemaID,
 		Summary: map[string]string{"operation": "append", "added-data-files": "1", "added-records": "1"},
 		Extra:   map[string]json.RawMessage{"first-row-id": json.RawMessage("6"), "added-rows": json.RawMessage("1")},
 	})
-	next.SnapshotLog = append(slices.Clip(md.SnapshotLog), schema.SnapshotLogEntry{TimestampMs: ts, SnapshotID: snapID})
+	next.SnapshotLog = append(slices.Clip(md.SnapshotLog), iceberg.SnapshotLogEntry{TimestampMs: ts, SnapshotID: snapID})
 	id := snapID
 	next.CurrentSnapshotID = &id
 	next.LastSequenceNumber = seq

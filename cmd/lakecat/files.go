@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/hudi"
 )
@@ -19,6 +20,7 @@ type filesOptions struct {
 	Format     string
 	TableFlags tableFlags
 	Where      string
+	Catalog    catalogFlags
 	// Output is --output: the file the listing goes to ("" or "-": stdout).
 	Output string
 }
@@ -53,6 +55,7 @@ decoded.`,
 	c.Flags().StringVar(&opts.Format, "format", "text", "text, or json: one object per line for each file")
 	c.Flags().StringVarP(&opts.Output, "output", "o", "", outputUsage)
 	opts.TableFlags.registerListing(c.Flags())
+	opts.Catalog.register(c.Flags())
 	c.Flags().StringVar(&opts.Where, "where", "", "list only the files that may hold rows matching this filter (partition values, column metrics, Paimon value and key statistics, columns a file lacks, row group statistics)")
 	return c
 }
@@ -67,7 +70,12 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		return err
 	}
 	o.TableFlags.filter = filter
-	t, err := openTable(ctx, f, o.Table, &o.TableFlags, nil, 0)
+	var t *reader.Table
+	if o.Catalog.applies(o.Table) {
+		t, err = openCatalogTable(ctx, f, &o.Catalog, o.Table, &o.TableFlags, nil, 0)
+	} else {
+		t, err = openTable(ctx, f, o.Table, &o.TableFlags, nil, 0)
+	}
 	if err != nil {
 		return err
 	}

@@ -2,16 +2,13 @@ package main
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-
+	"github.com/lakecat/lakecat/internal/s3fake"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/storage/blob"
 )
@@ -25,13 +22,9 @@ type s3Counts struct {
 // or ranged), HEADs (a file's size) and listings.
 func countingS3Fake(t *testing.T) (string, *blob.FS, *s3Counts) {
 	t.Helper()
-	backend := s3mem.New()
-	if err := backend.CreateBucket("lake"); err != nil {
-		t.Fatal(err)
-	}
 	var c s3Counts
-	h := gofakes3.New(backend).Server()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := s3fake.New(t)
+	srv.SetHook(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		key := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/"), "lake")
 		switch {
 		case r.Method == http.MethodHead:
@@ -44,12 +37,11 @@ func countingS3Fake(t *testing.T) (string, *blob.FS, *s3Counts) {
 				t.Logf("GET %s %s", r.URL.Path, r.Header.Get("Range"))
 			}
 		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+		next.ServeHTTP(w, r)
+	})
 	fsys := blob.New()
 	t.Cleanup(func() { fsys.Close() })
-	return "?endpoint=" + srv.URL + "&use_path_style=true&region=us-east-1&anonymous=true", fsys, &c
+	return "?" + srv.Query, fsys, &c
 }
 
 // TestObjectStoreGETs reads the bundled tables and real Iceberg and Paimon

@@ -13,9 +13,20 @@ import (
 // --version and the version verb, --verbose, and completions of flag
 // values (cobra's completion verb writes the shell scripts).
 func addCLIHabits(root *cobra.Command, f *factory) {
-	root.Version = readVersion().Module
 	// --version prints the whole of `lakecat version`, not cobra's one line.
-	root.SetVersionTemplate(readVersion().String())
+	// It is a flag of our own rather than cobra's Version field: cobra
+	// prints that through text/template, and a reachable template Execute
+	// makes the linker keep every exported method of every type (about 5 MB
+	// of SDK code in a release binary).
+	version := root.Flags().Bool("version", false, "version for lakecat")
+	root.Args = cobraArgs(cobra.NoArgs)
+	root.RunE = func(c *cobra.Command, _ []string) error {
+		if *version {
+			_, err := fmt.Fprint(f.Stdout, readVersion().String())
+			return err
+		}
+		return c.Help()
+	}
 	root.PersistentFlags().BoolVarP(&f.Verbose, "verbose", "v", false, "log what the object-store SDKs say (debug lines, warnings) to stderr")
 	root.AddCommand(newVersionCmd(f))
 	// cobra's completion verb prints its help and exits 0 for a shell it

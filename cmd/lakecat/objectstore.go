@@ -22,6 +22,12 @@ import (
 // 64 KiB tail for footers, 1 MiB gap threshold). What the cloud SDKs log
 // goes to log (the --verbose logger; nil discards it).
 func objectStore(url string, log *slog.Logger) (storage.FS, string, error) {
+	return objectStoreVended(url, log, nil)
+}
+
+// objectStoreVended is objectStore with storage properties a catalog
+// vended, by location prefix (blob.FS.SetProperties).
+func objectStoreVended(url string, log *slog.Logger, vended []vendedProps) (storage.FS, string, error) {
 	if !knownScheme(url) {
 		return nil, "", unsupportedScheme(url)
 	}
@@ -32,6 +38,9 @@ func objectStore(url string, log *slog.Logger) (storage.FS, string, error) {
 	bfs := blob.New()
 	bfs.SetTimeouts(timeouts)
 	bfs.SetLogger(log)
+	for _, v := range vended {
+		bfs.SetProperties(v.prefix, v.props)
+	}
 	return storage.CoalesceFS(storage.RetryFS(bfs, storage.RetryPolicy{}), storage.CoalesceOptions{}), bfs.StripQuery(url), nil
 }
 

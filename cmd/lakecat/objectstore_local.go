@@ -12,7 +12,12 @@ import (
 
 // objectStore refuses every URL: a build with -tags lakecat_local (the
 // quick start's) links no object-store drivers and none of their SDKs.
-func objectStore(url string, _ *slog.Logger) (storage.FS, string, error) {
+func objectStore(url string, log *slog.Logger) (storage.FS, string, error) {
+	return objectStoreVended(url, log, nil)
+}
+
+// objectStoreVended refuses every URL, as objectStore does.
+func objectStoreVended(url string, _ *slog.Logger, _ []vendedProps) (storage.FS, string, error) {
 	if !knownScheme(url) {
 		return nil, "", unsupportedScheme(url)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,9 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-
+	"github.com/lakecat/lakecat/internal/s3fake"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/storage/blob"
 )
@@ -38,14 +35,10 @@ type faultProxy struct {
 
 func (p *faultProxy) serve(t *testing.T) string {
 	t.Helper()
-	backend := s3mem.New()
-	if err := backend.CreateBucket("lake"); err != nil {
-		t.Fatal(err)
-	}
-	h := gofakes3.New(backend).Server()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet || r.Header.Get("Range") == "" || !p.on.Load() {
-			h.ServeHTTP(w, r)
+	srv := s3fake.New(t)
+	srv.SetHook(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if !s3fake.IsRangedGET(r) || !p.on.Load() {
+			next.ServeHTTP(w, r)
 			return
 		}
 		n := p.gets.Add(1)
@@ -61,34 +54,17 @@ func (p *faultProxy) serve(t *testing.T) string {
 		case "stall":
 			damage = true
 		}
-		if !damage {
-			h.ServeHTTP(w, r)
-			return
+		switch {
+		case !damage:
+			next.ServeHTTP(w, r)
+		case p.mode == "drop":
+			p.faults.Add(1)
+			s3fake.Cut(w, r, next)
+		default:
+			p.faults.Add(1)
+			s3fake.Stall(w, r, next)
 		}
-		p.faults.Add(1)
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		body := rec.Body.Bytes()
-		w.Write(body[:len(body)/2])
-		if p.mode == "drop" {
-			if hj, ok := w.(http.Hijacker); ok {
-				if c, _, err := hj.Hijack(); err == nil {
-					c.Close()
-				}
-			}
-			return
-		}
-		w.(http.Flusher).Flush()
-		select {
-		case <-r.Context().Done():
-		case <-time.After(time.Minute):
-		}
-	}))
-	t.Cleanup(srv.Close)
+	})
 	return srv.URL
 }
 

@@ -13,12 +13,14 @@ import (
 	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 type schemaOptions struct {
-	Path   string
-	Format string
-	Table  tableFlags
+	Path    string
+	Format  string
+	Table   tableFlags
+	Catalog catalogFlags
 }
 
 func newSchemaCmd(f *factory, runF func(*schemaOptions) error) *cobra.Command {
@@ -28,7 +30,8 @@ func newSchemaCmd(f *factory, runF func(*schemaOptions) error) *cobra.Command {
 		Short: "Print the id-tagged schema tree of a data file or a schema file",
 		Long: `Print the schema tree with field ids and types.
 
-PATH is a table folder (the read schema, then every schema of its history
+PATH is a table folder or object-store URL, or an Iceberg REST catalog's
+table (rest://HOST[:PORT][/PREFIX]/NS.TABLE, or NS.TABLE with --catalog) (the read schema, then every schema of its history
 with its id, the current one marked), a Parquet or ORC data file (its schema as stored: ids from the file,
 "-" where it has none), an Iceberg schema JSON, an Iceberg table metadata JSON
 (every schema with its id, the current one marked) or a Paimon schema-N file.`,
@@ -46,11 +49,12 @@ with its id, the current one marked), a Parquet or ORC data file (its schema as 
 	}
 	c.Flags().StringVar(&opts.Format, "format", "text", "text, or json: one object whose schemas are Iceberg schema JSON")
 	opts.Table.registerListing(c.Flags(), "raw") // a Paimon table's system columns
+	opts.Catalog.register(c.Flags())
 	return c
 }
 
 func runSchema(f *factory, o *schemaOptions) error {
-	if st, err := os.Stat(o.Path); err == nil && st.IsDir() || urlScheme(o.Path) != "" {
+	if st, err := os.Stat(o.Path); err == nil && st.IsDir() || urlScheme(o.Path) != "" || o.Catalog.applies(o.Path) {
 		return schemaOfTable(f, o)
 	}
 	in, err := openInput(o.Path)
@@ -71,7 +75,7 @@ func runSchema(f *factory, o *schemaOptions) error {
 		printTree(f, s.Fields, "")
 		return nil
 	}
-	data, err := osfile.ReadFile(o.Path, schema.MaxTableMetadataBytes)
+	data, err := osfile.ReadFile(o.Path, iceberg.MaxMetadataBytes)
 	if err != nil {
 		return err
 	}
@@ -154,7 +158,13 @@ func printTree(f *factory, fields []*schema.Field, indent string) {
 
 func schemaOfTable(f *factory, o *schemaOptions) error {
 	o.Table.forListing()
-	t, err := openTable(context.Background(), f, o.Path, &o.Table, nil, 0)
+	var t *reader.Table
+	var err error
+	if o.Catalog.applies(o.Path) {
+		t, err = openCatalogTable(context.Background(), f, &o.Catalog, o.Path, &o.Table, nil, 0)
+	} else {
+		t, err = openTable(context.Background(), f, o.Path, &o.Table, nil, 0)
+	}
 	if err != nil {
 		return err
 	}

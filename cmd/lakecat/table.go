@@ -329,13 +329,19 @@ func parseBytes(s string) (int64, error) {
 }
 
 func openTable(ctx context.Context, f *factory, path string, tf *tableFlags, columns []string, batchRows int) (*reader.Table, error) {
+	return openTableVended(ctx, f, path, tf, columns, batchRows, nil)
+}
+
+// openTableVended is openTable with storage properties a catalog vended
+// for the table's object store.
+func openTableVended(ctx context.Context, f *factory, path string, tf *tableFlags, columns []string, batchRows int, vended []vendedProps) (*reader.Table, error) {
 	o, err := tf.options(f)
 	if err != nil {
 		return nil, err
 	}
 	o.Columns, o.BatchRows = columns, batchRows
 	if urlScheme(path) != "" {
-		if o.FS, path, err = objectStore(path, f.logger()); err != nil {
+		if o.FS, path, err = objectStoreVended(path, f.logger(), vended); err != nil {
 			return nil, err
 		}
 	} else if namesNoFolder(path) {

@@ -88,6 +88,17 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 
 // scanStatsLine formats the counters of a filtered scan for stderr.
 func scanStatsLine(c reader.ScanCounts) string {
-	return fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept; row groups skipped by bloom filters %d",
-		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups, c.RowsRead, c.RowsSelected, c.RowGroupsSkippedBloom)
+	line := fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept; row groups skipped by bloom filters %d",
+		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups+c.BytesSkippedStripes, c.RowsRead, c.RowsSelected, c.RowGroupsSkippedBloom)
+	return line + orcStatsLine(c)
+}
+
+// orcStatsLine formats the ORC counters of a filtered scan, "" when it
+// read no ORC stripe.
+func orcStatsLine(c reader.ScanCounts) string {
+	if c.StripesRead+c.StripesSkipped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; stripes %d read, %d skipped; orc row groups %d read, %d skipped (%d by bloom filters)",
+		c.StripesRead, c.StripesSkipped, c.OrcRowGroupsRead, c.OrcRowGroupsSkipped, c.OrcBloomSkipped)
 }

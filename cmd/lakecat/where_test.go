@@ -153,6 +153,24 @@ func TestPlanWhereCountsAsCatStats(t *testing.T) {
 	}
 }
 
+// TestCatStatsORC: `cat FILE --where --stats` on real ORC files counts the
+// stripes skipped by their statistics and the row groups skipped by the
+// row index, after the Parquet figures.
+func TestCatStatsORC(t *testing.T) {
+	dir := testutil.RealDir(t, "apache-orc", "examples")
+	for _, c := range []struct{ file, where, out, stats string }{
+		{"TestOrcFile.testPredicatePushdown.orc", "int1 = 300300", `{"int1":300300,"string1":"271a"}` + "\n",
+			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 0; rows 1000 decoded, 1 kept; row groups skipped by bloom filters 0; stripes 1 read, 0 skipped; orc row groups 1 read, 3 skipped (0 by bloom filters)\n"},
+		{"TestOrcFile.testStripeLevelStats.orc", "int1 = 3 and string1 = 'three'", strings.Repeat(`{"int1":3,"string1":"three"}`+"\n", 1000),
+			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 415; rows 1000 decoded, 1000 kept; row groups skipped by bloom filters 0; stripes 1 read, 2 skipped; orc row groups 1 read, 0 skipped (0 by bloom filters)\n"},
+	} {
+		out, errOut, code := runCLI(t, "cat", filepath.Join(dir, c.file), "--where", c.where, "--stats", "--format", "jsonl")
+		if code != exitOK || out != c.out || errOut != c.stats {
+			t.Errorf("%s --where %q: exit %d\n%.300s\nstderr %s\nwant %s", c.file, c.where, code, out, errOut, c.stats)
+		}
+	}
+}
+
 // TestCatWhereBloom: cat --stats counts the row groups a bloom filter
 // skipped (parquet-testing's file written by parquet-rs, one row group).
 func TestCatWhereBloom(t *testing.T) {

@@ -67,15 +67,21 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 // bytes, named name in errors, under this package's caps without decoding a
 // record: the header (at most 16 MiB), then every block's header, sync
 // marker and decompressed bytes (at most 64 MiB a block, compressed or
-// decompressed, and no more records than those bytes can hold). A decoder
-// without such caps (hamba/avro, which the table readers use for
-// manifests) can then read the same bytes without being asked for more.
-// Errors match [ErrCorrupt], or [ErrUnsupported] for an unknown codec.
+// decompressed, and no more records than those bytes can hold), counting
+// decompressed bytes without keeping them. [File.Records] runs this check
+// on a compressed file before decoding it; a decoder without such caps can
+// likewise read checked bytes without being asked for more. Errors match
+// [ErrCorrupt], or [ErrUnsupported] for an unknown codec.
 func CheckContainer(r io.ReaderAt, size int64, name string) error {
 	f, _, err := openHeader(r, size, name)
 	if err != nil {
 		return err
 	}
+	return f.check()
+}
+
+// check is [CheckContainer] on the blocks of f.
+func (f *File) check() error {
 	var raw []byte
 	var zd *zstd.Decoder
 	defer func() {

@@ -14,7 +14,8 @@ import (
 	"github.com/lakecat/lakecat/internal/hostile"
 )
 
-// FuzzOpenAndRead: any input opens and reads without panicking or leaking;
+// FuzzOpenAndRead: any input opens and reads (as batches and through
+// File.Records) without panicking or leaking;
 // errors are ErrCorrupt or ErrUnsupported. Seeds: small containers of each
 // codec and the hostile ones (block sizes and counts of 2^40, an array
 // count of 2^40, a snappy preamble of 4 GiB). Reading stops after 2^16 rows
@@ -36,6 +37,9 @@ func FuzzOpenAndRead(f *testing.F) {
 		if err == nil {
 			file.NumRows()
 			err = readSome(file, mem, 1<<16)
+			if rerr := readRecords(file, 1<<16); err == nil {
+				err = rerr
+			}
 		}
 		if err != nil && !errors.Is(err, avro.ErrCorrupt) && !errors.Is(err, avro.ErrUnsupported) {
 			t.Fatalf("untyped error: %v", err)
@@ -60,6 +64,21 @@ func readSome(f *avro.File, mem memory.Allocator, limit int64) error {
 		}
 		n += rec.NumRows()
 		rec.Release()
+	}
+	return nil
+}
+
+// readRecords reads f's records with File.Records until the end or past
+// limit records.
+func readRecords(f *avro.File, limit int) error {
+	n := 0
+	for _, err := range f.Records(context.Background()) {
+		if err != nil {
+			return err
+		}
+		if n++; n > limit {
+			break
+		}
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ import (
 // BenchmarkPqarrowGenerated reads the same data written as Parquet (ZSTD,
 // dictionary on) with arrow-go's pqarrow, as a peer figure in the same run.
 func BenchmarkPqarrowGenerated(b *testing.B) {
-	ids, qty, opt, present, price, names, cities, secs := generated()
+	ids, qty, opt, present, price, names, cities, secs := generated(genRows)
 	mem := memory.NewGoAllocator()
 	sc := arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},

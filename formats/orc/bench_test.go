@@ -89,10 +89,10 @@ const genRows = 1 << 20
 // generated returns the columns of the generated benchmark file: id long,
 // qty int, price double, name string (direct), city string (dictionary),
 // opt long (every 10th null), ts timestamp.
-func generated() (ids, qty, opt []int64, present []int, price []float64, names, cities []string, secs []int64) {
+func generated(rows int) (ids, qty, opt []int64, present []int, price []float64, names, cities []string, secs []int64) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pool := []string{"Amsterdam", "Berlin", "Cairo", "Delhi", "Edinburgh", "Florence", "Geneva", "Hanoi"}
-	for i := range genRows {
+	for i := range rows {
 		ids = append(ids, int64(i))
 		qty = append(qty, int64(r.IntN(1000)))
 		price = append(price, float64(r.IntN(100000))/100)
@@ -109,8 +109,8 @@ func generated() (ids, qty, opt []int64, present []int, price []float64, names, 
 	return
 }
 
-func generatedORC(b testing.TB) []byte {
-	ids, qty, opt, present, price, names, cities, secs := generated()
+func generatedORC(b testing.TB, rows int) []byte {
+	ids, qty, opt, present, price, names, cities, secs := generated(rows)
 	var nameBytes []byte
 	var nameLens, cityIdx []int64
 	for _, s := range names {
@@ -134,7 +134,7 @@ func generatedORC(b testing.TB) []byte {
 	for i, s := range secs {
 		ts[i] = s - orcEpoch
 	}
-	fx := &fxFile{comp: compZstd, block: 256 << 10, rows: genRows, tz: "UTC",
+	fx := &fxFile{comp: compZstd, block: 256 << 10, rows: uint64(rows), tz: "UTC",
 		types: []fxType{{kind: kStruct, sub: []uint32{1, 2, 3, 4, 5, 6, 7},
 			names: []string{"id", "qty", "price", "name", "city", "opt", "ts"}},
 			{kind: kLong}, {kind: kInt}, {kind: kDouble}, {kind: kString}, {kind: kString}, {kind: kLong}, {kind: kTimestamp}},
@@ -152,7 +152,7 @@ func generatedORC(b testing.TB) []byte {
 			{6, sPresent, encBools(present...)},
 			{6, sData, encV2(true, opt...)},
 			{7, sData, encV2(true, ts...)},
-			{7, sSecondary, encV2(false, make([]int64, genRows)...)},
+			{7, sSecondary, encV2(false, make([]int64, rows)...)},
 		}}
 	return fx.bytes(b)
 }
@@ -160,5 +160,40 @@ func generatedORC(b testing.TB) []byte {
 // BenchmarkDecodeGenerated decodes a generated 7-column file of 1,048,576
 // rows (ZSTD; RLE v2, direct and dictionary strings, a nullable column).
 func BenchmarkDecodeGenerated(b *testing.B) {
-	benchORC(b, generatedORC(b))
+	benchORC(b, generatedORC(b, genRows))
+}
+
+// TestBatchAllocs bounds the allocations of one Next + Release on the
+// generated 7-column file once the reader is warm: buffers come from the
+// reader's pool and the decoders' scratch is reused, so what remains is
+// Arrow's per-array bookkeeping (array data, buffer headers, the record).
+func TestBatchAllocs(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	data := generatedORC(t, 1<<17)
+	f, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := f.NewBatchReader(nil, BatchOptions{Allocator: mem, BatchRows: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	next := func() {
+		rec, err := br.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+	}
+	for range 4 {
+		next()
+	}
+	const limit = 70
+	if a := testing.AllocsPerRun(100, next); a > limit {
+		t.Errorf("%.0f allocations per batch of 7 columns, limit %d", a, limit)
+	} else {
+		t.Logf("%.0f allocations per batch of 7 columns", a)
+	}
 }

@@ -29,9 +29,14 @@ type column interface {
 // PRESENT stream (spec section "Column Encoding Section": PRESENT is a
 // boolean stream, absent when every value is present).
 type base struct {
-	n          *node
-	dt         arrow.DataType
-	mem        memory.Allocator
+	n   *node
+	dt  arrow.DataType
+	mem memory.Allocator // the batch reader's recycler
+	// dataMem allocates the buffers whose bytes Arrow's accessors hand out
+	// without copying (String.Value, Binary.Value, FixedSizeBinary.Value):
+	// the caller's allocator, never the recycler, so that a value a caller
+	// keeps after releasing its batch is not overwritten by a later batch.
+	dataMem    memory.Allocator
 	present    boolRLE
 	hasPresent bool
 	bits       []byte
@@ -172,7 +177,7 @@ func checkCount(n int) error {
 // field pf, and records the ORC columns it needs.
 func (r *BatchReader) newColumn(n *node, pf *schema.Field) (column, error) {
 	r.needed[n.col] = true
-	b := base{n: n, dt: schema.ToArrowType(pf.Type), mem: r.mem}
+	b := base{n: n, dt: schema.ToArrowType(pf.Type), mem: r.mem, dataMem: r.pool.Parent()}
 	if pt, ok := pf.Type.(schema.PrimitiveType); (ok && pt != n.field.Type) || pf.Type.Kind() != n.field.Type.Kind() {
 		return nil, fmt.Errorf("orc: projected field %q is %s, the file has %s", pf.Name, pf.Type, n.field.Type)
 	}

@@ -24,7 +24,6 @@ type decimalColumn struct {
 	dec64   intReader
 	scaleSt []int64
 	vals    []int64
-	nums    []decimal128.Num
 }
 
 func (c *decimalColumn) reset(s *stripe) error {
@@ -51,48 +50,61 @@ func (c *decimalColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 		return nil, err
 	}
 	scale := int64(c.dt.(*arrow.Decimal128Type).Scale)
-	c.nums = c.nums[:0]
+	// The k present values are written to the last k slots of the buffer,
+	// then spread over the rows in place.
+	buf := newBuffer(c.mem, 16*n)
+	out := arrow.Decimal128Traits.CastFromBytes(buf.Bytes())
+	if err := c.decode(out[n-k:], scale); err != nil {
+		buf.Release()
+		return nil, err
+	}
+	expandPairs(arrow.Uint64Traits.CastFromBytes(buf.Bytes()), valid, k)
+	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
+}
+
+// decode decodes len(dst) present values into dst at the column's scale.
+func (c *decimalColumn) decode(dst []decimal128.Num, scale int64) error {
+	k := len(dst)
+	var err error
 	if c.dec64 != nil {
 		c.vals, err = c.dec64.next(c.vals[:0], k)
 		if err != nil {
-			return nil, c.wrapErr("DATA stream", err)
+			return c.wrapErr("DATA stream", err)
 		}
-		for _, v := range c.vals {
-			c.nums = append(c.nums, decimal128.FromI64(v))
+		for i, v := range c.vals {
+			dst[i] = decimal128.FromI64(v)
 		}
-	} else {
-		c.scaleSt, err = c.scales.next(c.scaleSt[:0], k)
-		if err != nil {
-			return nil, c.wrapErr("SECONDARY stream", err)
-		}
-		// Each unscaled value is a varint of at most maxDecimalVarint bytes.
-		if c.data, c.p, err = c.s.more(c.data, c.p, maxDecimalVarint*k); err != nil {
-			return nil, c.wrapErr("DATA stream", err)
-		}
-		for _, sc := range c.scaleSt {
-			var num decimal128.Num
-			if v, p, ok := readVarint63(c.data, c.p); ok {
-				num, c.p = decimal128.FromI64(v), p
-			} else {
-				hi, lo, p, err := readVarint128(c.data, c.p)
-				if err != nil {
-					return nil, c.wrapErr("DATA stream", err)
-				}
-				c.p = p
-				num = decimal128.New(int64(hi), lo)
-			}
-			if sc != scale {
-				num, err = rescale(num, sc, scale)
-				if err != nil {
-					return nil, c.wrapErr("DATA stream", err)
-				}
-			}
-			c.nums = append(c.nums, num)
-		}
+		return nil
 	}
-	buf := newBuffer(c.mem, 16*n)
-	scatter(arrow.Decimal128Traits.CastFromBytes(buf.Bytes()), c.nums, valid)
-	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
+	c.scaleSt, err = c.scales.next(c.scaleSt[:0], k)
+	if err != nil {
+		return c.wrapErr("SECONDARY stream", err)
+	}
+	// Each unscaled value is a varint of at most maxDecimalVarint bytes.
+	if c.data, c.p, err = c.s.more(c.data, c.p, maxDecimalVarint*k); err != nil {
+		return c.wrapErr("DATA stream", err)
+	}
+	for i, sc := range c.scaleSt {
+		var num decimal128.Num
+		if v, p, ok := readVarint63(c.data, c.p); ok {
+			num, c.p = decimal128.FromI64(v), p
+		} else {
+			hi, lo, p, err := readVarint128(c.data, c.p)
+			if err != nil {
+				return c.wrapErr("DATA stream", err)
+			}
+			c.p = p
+			num = decimal128.New(int64(hi), lo)
+		}
+		if sc != scale {
+			num, err = rescale(num, sc, scale)
+			if err != nil {
+				return c.wrapErr("DATA stream", err)
+			}
+		}
+		dst[i] = num
+	}
+	return nil
 }
 
 // rescale changes the scale of an unscaled value from `from` to `to`

@@ -74,11 +74,12 @@ func (c *byteColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 }
 
 // intColumn decodes smallint, int, bigint (and Iceberg time) and date
-// columns: DATA is a signed integer RLE stream (v1 or v2 by encoding).
+// columns: DATA is a signed integer RLE stream (v1 or v2 by encoding),
+// decoded straight into the Arrow buffer of the column's width.
 type intColumn struct {
 	base
-	data intReader
-	vals []int64
+	data    intReader
+	scratch []int64 // for narrowing to 16 and 32 bits
 }
 
 func (c *intColumn) reset(s *stripe) error {
@@ -97,27 +98,39 @@ func (c *intColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.vals, err = c.data.next(c.vals[:0], k)
-	if err != nil {
-		return nil, c.wrapErr("DATA stream", err)
-	}
+	// The k present values are decoded into the last k slots of the
+	// buffer, then spread over the rows in place.
 	var buf *memory.Buffer
 	switch c.dt.ID() {
 	case arrow.INT16:
 		buf = newBuffer(c.mem, 2*n)
-		scatterInts(arrow.Int16Traits.CastFromBytes(buf.Bytes()), c.vals, valid)
+		out := arrow.Int16Traits.CastFromBytes(buf.Bytes())
+		if c.scratch, err = fillInts(c.data, out[n-k:], c.scratch); err == nil {
+			expand(out, valid, k)
+		}
 	case arrow.INT32, arrow.DATE32:
 		buf = newBuffer(c.mem, 4*n)
-		scatterInts(arrow.Int32Traits.CastFromBytes(buf.Bytes()), c.vals, valid)
+		out := arrow.Int32Traits.CastFromBytes(buf.Bytes())
+		if c.scratch, err = fillInts(c.data, out[n-k:], c.scratch); err == nil {
+			expand(out, valid, k)
+		}
 	default:
 		buf = newBuffer(c.mem, 8*n)
-		scatter(arrow.Int64Traits.CastFromBytes(buf.Bytes()), c.vals, valid)
+		out := arrow.Int64Traits.CastFromBytes(buf.Bytes())
+		if _, err = c.data.fill(out[n-k:]); err == nil {
+			expand(out, valid, k)
+		}
+	}
+	if err != nil {
+		buf.Release()
+		return nil, c.wrapErr("DATA stream", err)
 	}
 	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
 }
 
 // floatColumn decodes float and double columns: DATA holds IEEE 754 values,
-// 4 or 8 bytes little endian each, for present rows only.
+// 4 or 8 bytes little endian each, for present rows only; they are copied
+// as one block and spread over the rows in place when some are null.
 type floatColumn struct {
 	base
 	s    *stream
@@ -154,19 +167,11 @@ func (c *floatColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	c.p += k * w
 	buf := newBuffer(c.mem, n*w)
 	out := buf.Bytes()
-	if valid == nil {
-		copy(out, src)
+	copy(out[(n-k)*w:], src)
+	if w == 8 {
+		expand(arrow.Uint64Traits.CastFromBytes(out), valid, k)
 	} else {
-		j := 0
-		for i, v := range valid {
-			o := out[i*w : i*w+w]
-			if v == 0 {
-				clear(o)
-				continue
-			}
-			copy(o, src[j:j+w])
-			j += w
-		}
+		expand(arrow.Uint32Traits.CastFromBytes(out), valid, k)
 	}
 	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
 }
@@ -197,23 +202,4 @@ func scatter[T any](out, dense []T, valid []byte) []T {
 		}
 	}
 	return out
-}
-
-// scatterInts is scatter with a narrowing conversion from int64.
-func scatterInts[T int8 | int16 | int32](out []T, dense []int64, valid []byte) {
-	if valid == nil {
-		for i, v := range dense {
-			out[i] = T(v)
-		}
-		return
-	}
-	j := 0
-	for i, v := range valid {
-		if v != 0 {
-			out[i] = T(dense[j])
-			j++
-		} else {
-			out[i] = 0
-		}
-	}
 }

@@ -21,7 +21,7 @@ type stringColumn struct {
 	lengths intReader
 	index   intReader
 	dictOff []int64 // entry i is dictData[dictOff[i]:dictOff[i+1]]
-	dictDat []byte
+	dictDat []byte  // the dictionary's bytes followed by gatherSlack zero bytes
 	vals    []int64 // lengths of the batch's present values
 	idxs    []int64 // dictionary indexes of the batch's present values
 }
@@ -59,9 +59,13 @@ func (c *stringColumn) reset(s *stripe) error {
 		return c.wrapErr("dictionary LENGTH stream", err)
 	}
 	dd, _ := s.stream(c.n.col, sDictionaryData)
-	if c.dictDat, err = dd.all(); err != nil {
+	dict, err := dd.all()
+	if err != nil {
 		return c.wrapErr("DICTIONARY_DATA stream", err)
 	}
+	// A copy of its own with slack behind it: the stream's buffer is
+	// reused, and copyDict moves short entries as 16-byte blocks.
+	c.dictDat = append(append(c.dictDat[:0], dict...), make([]byte, gatherSlack)...)[:len(dict)]
 	var off int64
 	for i, l := range c.dictOff {
 		if l < 0 || l > int64(len(c.dictDat))-off {
@@ -122,17 +126,27 @@ func (c *stringColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	}
 	offBuf := newBuffer(c.mem, 4*(n+1))
 	offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
-	dataBuf := newBuffer(c.mem, int(total))
+	// gatherSlack bytes past the end let copyDict store whole blocks; the
+	// buffer is cut back to total bytes once they are written.
+	dataBuf := newBuffer(c.dataMem, int(total)+gatherSlack)
 	out := dataBuf.Bytes()
 	offs[0] = 0
 	var pos int32
-	j := 0
-	for i := range n {
-		if valid == nil || valid[i] != 0 {
-			pos += int32(c.vals[j])
-			j++
+	if valid == nil {
+		for i, l := range c.vals[:n] {
+			pos += int32(l)
+			offs[i+1] = pos
 		}
-		offs[i+1] = pos
+	} else {
+		// Without a branch per row: a null row adds the next value's
+		// length masked to zero (c.vals has a zero after the last one).
+		c.vals = append(c.vals[:k], 0)
+		j := 0
+		for i, v := range valid[:n] {
+			pos += int32(c.vals[j]) & -int32(v)
+			j += int(v)
+			offs[i+1] = pos
+		}
 	}
 	if c.dict {
 		c.copyDict(out, k)
@@ -140,20 +154,36 @@ func (c *stringColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 		copy(out, c.data[c.p:c.p+int(total)])
 		c.p += int(total)
 	}
+	dataBuf.ResizeNoShrink(int(total))
 	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), offBuf, dataBuf}, nil), nil
 }
 
-// copyDict copies the dictionary entries of the batch's k indexes to out.
+// gatherSlack is how many bytes past its end copyDict may write to out and
+// read from the dictionary.
+const gatherSlack = 16
+
+// copyDict copies the dictionary entries of the batch's k indexes to out
+// (total bytes and gatherSlack more), in one pass: an entry of at most 16
+// bytes, what most dictionary strings are, as one 16-byte block (the bytes
+// past it are overwritten by the next entry or lie in the slack), a longer
+// one with copy.
 func (c *stringColumn) copyDict(out []byte, k int) {
+	dict, off := c.dictDat[:len(c.dictDat)+gatherSlack], c.dictOff
 	p := 0
 	for _, ix := range c.idxs[:k] {
-		p += copy(out[p:], c.dictDat[c.dictOff[ix]:c.dictOff[ix+1]])
+		s, e := off[ix], off[ix+1]
+		if l := e - s; l <= 16 {
+			*(*[16]byte)(out[p : p+16]) = *(*[16]byte)(dict[s : s+16])
+			p += int(l)
+			continue
+		}
+		p += copy(out[p:], dict[s:e])
 	}
 }
 
 func (c *stringColumn) nextFixed(n, k int, valid []byte) (arrow.ArrayData, error) {
 	w := c.fixed
-	buf := newBuffer(c.mem, n*w)
+	buf := newBuffer(c.dataMem, n*w)
 	out := buf.Bytes()
 	j := 0
 	for i := range n {

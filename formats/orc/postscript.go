@@ -9,9 +9,13 @@ const magic = "ORC"
 
 // tail holds the decoded file tail.
 type tail struct {
-	ps        *postScript
-	footer    *footer
-	nStats    int // stripe statistics entries in the metadata section
+	ps     *postScript
+	footer *footer
+	nStats int // stripe statistics entries in the metadata section
+	// meta is the decompressed metadata section (stripe statistics),
+	// decoded on first use by [File.StripeStats].
+	meta      []byte
+	st        statsState
 	dec       *decompressor
 	decimal64 bool // file version 1.9999: decimals of precision ≤ 18 are RLE v2 integers
 }
@@ -97,6 +101,7 @@ func readTail(r io.ReaderAt, size int64, name string, lim Limits) (*tail, error)
 		if t.nStats, err = parseMetadata(mb); err != nil {
 			return nil, cerr(metaOff, "metadata", err)
 		}
+		t.meta = mb
 	}
 	if t.footer.encrypted {
 		return nil, withFile(fmt.Errorf("%w: column encryption", ErrUnsupported), name)

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -120,19 +121,29 @@ type BatchOptions struct {
 	// BatchRows is the number of rows per batch; 0 means 65536. A batch
 	// never spans two stripes, so batches at stripe ends are shorter.
 	BatchRows int
-	// Allocator allocates the Arrow buffers; nil means
-	// memory.DefaultAllocator.
+	// Allocator allocates every Arrow buffer; nil means
+	// memory.DefaultAllocator. The reader reuses the values, offsets and
+	// validity buffers of batches the caller has released for later
+	// batches (instead of allocating and zeroing new ones), and gives them
+	// back to Allocator on Close; string, binary and fixed-size binary data
+	// buffers, whose bytes Arrow hands out without copying, are never
+	// reused.
 	Allocator memory.Allocator
 	// FirstStripe and Stripes select the stripes read: Stripes stripes
 	// from FirstStripe (Stripes 0: every stripe from FirstStripe on).
 	FirstStripe, Stripes int
+	// Skip lists ranges of file rows not returned (ascending, disjoint),
+	// such as row groups of the row index a filter rules out; see
+	// [BatchReader.BatchStart].
+	Skip []RowRange
 }
 
 // BatchReader decodes the projected columns of a file stripe by stripe into
 // Arrow record batches.
 type BatchReader struct {
 	f      *File
-	mem    memory.Allocator
+	mem    memory.Allocator // pool, as an allocator
+	pool   *recycle.Pool    // opts.Allocator's buffers, those of released batches reused
 	rows   int
 	schema *arrow.Schema
 	cols   []column
@@ -147,6 +158,9 @@ type BatchReader struct {
 	// dec decompresses this reader's streams (its own: a zlib inflater
 	// keeps state between chunks).
 	dec *decompressor
+	// skip, at and last: see rowskip.go.
+	skip     []RowRange
+	at, last int64
 }
 
 // NewBatchReader returns a reader of the leaves of proj, a pruned copy of
@@ -179,7 +193,8 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	br := &BatchReader{f: f, mem: mem, rows: rows, schema: schema.ToArrowSchema(proj), stripe: opts.FirstStripe, end: end,
+	pool := recycle.New(mem, 0)
+	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), stripe: opts.FirstStripe, end: end,
 		needed: map[int]bool{}, zones: map[string]*time.Location{}, bufs: map[uint64]*stream{},
 		dec: &decompressor{kind: f.tail.dec.kind, blockSize: f.tail.dec.blockSize}}
 	var top []*node
@@ -187,6 +202,9 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		top = f.root.children
 	} else {
 		top = []*node{f.root}
+	}
+	if err := br.setSkip(opts); err != nil {
+		return nil, err
 	}
 	byName := childIndex(top)
 	for _, pf := range proj.Fields {
@@ -200,6 +218,9 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		}
 		br.cols = append(br.cols, c)
 	}
+	// A batch holds at most about three buffers per ORC column; keep two
+	// batches' worth.
+	pool.SetKeep(8 + 6*len(br.needed))
 	return br, nil
 }
 
@@ -231,16 +252,23 @@ func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for r.left == 0 {
-		if r.stripe >= r.end {
-			return nil, io.EOF
+	for {
+		for r.left == 0 {
+			if r.stripe >= r.end {
+				return nil, io.EOF
+			}
+			if err := r.loadStripe(r.stripe); err != nil {
+				return nil, err
+			}
+			r.stripe++
 		}
-		if err := r.loadStripe(r.stripe); err != nil {
+		if dropped, err := r.dropSkipped(); err != nil {
 			return nil, err
+		} else if !dropped {
+			break
 		}
-		r.stripe++
 	}
-	n := int(min(int64(r.rows), r.left))
+	n := r.untilSkip(int(min(int64(r.rows), r.left)))
 	arrs := make([]arrow.Array, 0, len(r.cols))
 	release := func() {
 		for _, a := range arrs {
@@ -257,6 +285,8 @@ func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		d.Release()
 	}
 	r.left -= int64(n)
+	r.last = r.at
+	r.at += int64(n)
 	rec := array.NewRecordBatch(r.schema, arrs, int64(n))
 	release()
 	return rec, nil
@@ -278,6 +308,7 @@ func (r *BatchReader) wrap(err error) error {
 // io.ReaderAt.
 func (r *BatchReader) Close() error {
 	r.closed = true
+	r.pool.Close()
 	r.cols = nil
 	r.st = stripe{}
 	r.bufs = nil

@@ -119,6 +119,9 @@ func (d *boolRLE) next(dst []byte, n int) ([]byte, error) {
 type intReader interface {
 	// next appends n values to dst.
 	next(dst []int64, n int) ([]int64, error)
+	// fill decodes len(dst) values into dst and returns how many it
+	// wrote: len(dst) unless the error is set.
+	fill(dst []int64) (int, error)
 }
 
 // newIntReader returns the RLE v1 or v2 decoder for a column encoding kind.

@@ -1,6 +1,9 @@
 package orc
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // intRLEv1 decodes integer run-length encoding version 1 (spec section
 // "Integer Run Length Encoding, version 1"): a control byte c in [0,127]
@@ -27,54 +30,64 @@ func (d *intRLEv1) varint() (int64, error) {
 }
 
 func (d *intRLEv1) next(dst []int64, n int) ([]int64, error) {
-	for n > 0 {
+	at := len(dst)
+	dst = slices.Grow(dst, n)[:at+n]
+	m, err := d.fill(dst[at:])
+	return dst[:at+m], err
+}
+
+// fill decodes len(dst) values into dst and returns how many it wrote
+// (len(dst) unless err is set).
+func (d *intRLEv1) fill(dst []int64) (int, error) {
+	i := 0
+	for i < len(dst) {
 		if d.run == 0 {
 			if d.s != nil && len(d.b)-d.p < maxRunBytes {
 				var err error
 				if d.b, d.p, err = d.s.more(d.b, d.p, maxRunBytes); err != nil {
-					return dst, err
+					return i, err
 				}
 			}
 			if d.p >= len(d.b) {
-				return dst, errShort
+				return i, errShort
 			}
 			c := int8(d.b[d.p])
 			d.p++
 			if c >= 0 {
 				if d.p >= len(d.b) {
-					return dst, errShort
+					return i, errShort
 				}
 				d.run, d.lit = int(c)+3, false
 				d.delta = int64(int8(d.b[d.p]))
 				d.p++
 				v, err := d.varint()
 				if err != nil {
-					return dst, fmt.Errorf("int RLE v1 run base: %w", err)
+					return i, fmt.Errorf("int RLE v1 run base: %w", err)
 				}
 				d.val = v
 			} else {
 				d.run, d.lit = -int(c), true
 			}
 		}
-		k := min(n, d.run)
+		out := dst[i:min(len(dst), i+d.run)]
 		if d.lit {
-			for range k {
+			for j := range out {
 				v, err := d.varint()
 				if err != nil {
-					return dst, fmt.Errorf("int RLE v1 literal: %w", err)
+					return i + j, fmt.Errorf("int RLE v1 literal: %w", err)
 				}
-				dst = append(dst, v)
+				out[j] = v
 			}
 		} else {
 			v, delta := d.val, d.delta
-			for range k {
-				dst = append(dst, v)
+			for j := range out {
+				out[j] = v
 				v += delta
 			}
 			d.val = v
 		}
-		d.run -= k
-		n -= k
+		d.run -= len(out)
+		i += len(out)
 	}
-	return dst, nil
+	return i, nil
 }

@@ -1,6 +1,10 @@
 package orc
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
 
 // intRLEv2 decodes integer run-length encoding version 2 (spec section
 // "Integer Run Length Encoding, version 2"): each run starts with a header
@@ -51,22 +55,47 @@ func closestFixedBits(n int) int {
 }
 
 func (d *intRLEv2) next(dst []int64, n int) ([]int64, error) {
-	for n > 0 {
-		if d.bp == len(d.buf) {
-			var err error
-			d.buf, err = d.readRun(d.buf[:0])
-			d.bp = 0
-			if err != nil {
-				return dst, err
-			}
-		}
-		k := min(n, len(d.buf)-d.bp)
-		dst = append(dst, d.buf[d.bp:d.bp+k]...)
-		d.bp += k
-		n -= k
-	}
-	return dst, nil
+	at := len(dst)
+	dst = slices.Grow(dst, n)[:at+n]
+	m, err := d.fill(dst[at:])
+	return dst[:at+m], err
 }
+
+// fill decodes len(dst) values into dst and returns how many it wrote
+// (len(dst) unless err is set). Runs that fit whole in what is left of dst
+// are decoded in place; only the run that straddles the end of dst goes
+// through d.buf, which keeps its remainder for the next call.
+func (d *intRLEv2) fill(dst []int64) (int, error) {
+	i := 0
+	if d.bp < len(d.buf) {
+		i = copy(dst, d.buf[d.bp:])
+		d.bp += i
+	}
+	for i < len(dst) {
+		if len(dst)-i >= maxRunValues {
+			run, err := d.readRun(dst[i:i:len(dst)])
+			if err != nil {
+				return i, err
+			}
+			i += len(run)
+			continue
+		}
+		var err error
+		d.buf, err = d.readRun(d.buf[:0])
+		d.bp = 0
+		if err != nil {
+			return i, err
+		}
+		k := copy(dst[i:], d.buf)
+		d.bp = k
+		i += k
+	}
+	return i, nil
+}
+
+// maxRunValues is the most values one RLE v2 run holds (spec: 512 for
+// direct, patched base and delta runs, 10 for a short repeat).
+const maxRunValues = 512
 
 func (d *intRLEv2) readRun(dst []int64) ([]int64, error) {
 	if d.s != nil && len(d.b)-d.p < maxRunBytes {
@@ -250,61 +279,88 @@ func unpack(dst []int64, b []byte, p, n, w int) ([]int64, int, error) {
 		return dst, p, errShort
 	}
 	src := b[p : p+need]
+	at := len(dst)
+	dst = slices.Grow(dst, n)[:at+n]
+	out := dst[at:]
 	switch w {
 	case 8:
-		for _, c := range src {
-			dst = append(dst, int64(c))
+		for i, c := range src[:n] {
+			out[i] = int64(c)
 		}
 	case 16:
-		for i := 0; i+1 < len(src); i += 2 {
-			dst = append(dst, int64(src[i])<<8|int64(src[i+1]))
+		src = src[:2*n]
+		for i := range out {
+			out[i] = int64(binary.BigEndian.Uint16(src[2*i:]))
 		}
 	case 32:
-		for i := 0; i+3 < len(src); i += 4 {
-			dst = append(dst, int64(uint32(src[i])<<24|uint32(src[i+1])<<16|uint32(src[i+2])<<8|uint32(src[i+3])))
+		src = src[:4*n]
+		for i := range out {
+			out[i] = int64(binary.BigEndian.Uint32(src[4*i:]))
 		}
 	case 64:
-		for i := 0; i+7 < len(src); i += 8 {
-			s := src[i : i+8]
-			dst = append(dst, int64(uint64(s[0])<<56|uint64(s[1])<<48|uint64(s[2])<<40|uint64(s[3])<<32|
-				uint64(s[4])<<24|uint64(s[5])<<16|uint64(s[6])<<8|uint64(s[7])))
+		src = src[:8*n]
+		for i := range out {
+			out[i] = int64(binary.BigEndian.Uint64(src[8*i:]))
 		}
 	default:
 		if w <= 56 {
-			var acc uint64
-			bits := 0
-			i := 0
-			mask := uint64(1)<<uint(w) - 1
-			for range n {
-				for bits < w {
-					acc = acc<<8 | uint64(src[i])
-					i++
-					bits += 8
-				}
-				bits -= w
-				dst = append(dst, int64(acc>>uint(bits)&mask))
-			}
+			unpackNarrow(out, src, w)
 		} else {
-			var cur byte
-			bits := 0
-			i := 0
-			for range n {
-				var v uint64
-				need := w
-				for need > 0 {
-					if bits == 0 {
-						cur = src[i]
-						i++
-						bits = 8
-					}
-					t := min(need, bits)
-					v = v<<uint(t) | uint64(cur>>uint(bits-t))&(1<<uint(t)-1)
-					bits -= t
-					need -= t
-				}
-				dst = append(dst, int64(v))
-			}
+			unpackWide(out, src, w)
 		}
 	}
 	return dst, p + need, nil
+}
+
+// unpackNarrow unpacks len(out) values of w ≤ 56 bits from src (exactly
+// the bytes they take). While 8 bytes remain from a value's first byte,
+// the value is one shift of a big-endian 64-bit load (its at most 7 leading
+// bits of the previous value plus w ≤ 57 bits fit); the last few values
+// are assembled byte by byte.
+func unpackNarrow(out []int64, src []byte, w int) {
+	uw := uint(w)
+	mask := uint64(1)<<uw - 1
+	bit := 0
+	i := 0
+	for ; i < len(out) && bit>>3+8 <= len(src); i++ {
+		v := binary.BigEndian.Uint64(src[bit>>3:])
+		out[i] = int64(v << uint(bit&7) >> (64 - uw) & mask)
+		bit += w
+	}
+	for ; i < len(out); i++ {
+		var v uint64
+		for need := w; need > 0; {
+			c := src[bit>>3]
+			have := 8 - bit&7
+			t := min(need, have)
+			v = v<<uint(t) | uint64(c>>uint(have-t))&(1<<uint(t)-1)
+			bit += t
+			need -= t
+		}
+		out[i] = int64(v)
+	}
+}
+
+// unpackWide unpacks len(out) values of 56 < w < 64 bits from src, bit by
+// bit group.
+func unpackWide(out []int64, src []byte, w int) {
+	var cur byte
+	bits := 0
+	i := 0
+	for o := range out {
+		var v uint64
+		need := w
+		for need > 0 {
+			if bits == 0 {
+				cur = src[i]
+				i++
+				bits = 8
+			}
+			t := min(need, bits)
+			v = v<<uint(t) | uint64(cur>>uint(bits-t))&(1<<uint(t)-1)
+			bits -= t
+			need -= t
+		}
+		out[o] = int64(v)
+	}
 }

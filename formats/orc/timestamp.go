@@ -21,7 +21,6 @@ type timestampColumn struct {
 	secs, nanos intReader
 	loc         *time.Location
 	sv, nv      []int64
-	out         []int64
 }
 
 func (c *timestampColumn) reset(s *stripe) error {
@@ -52,7 +51,15 @@ func (c *timestampColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	if c.nv, err = c.nanos.next(c.nv[:0], k); err != nil {
 		return nil, c.wrapErr("SECONDARY stream", err)
 	}
-	c.out = grow(c.out, k)
+	// The k present values are written to the last k slots of the buffer,
+	// then spread over the rows in place.
+	buf := newBuffer(c.mem, 8*n)
+	all := arrow.Int64Traits.CastFromBytes(buf.Bytes())
+	out := all[n-k:]
+	fail := func(err error) (arrow.ArrayData, error) {
+		buf.Release()
+		return nil, err
+	}
 	utc := c.loc == time.UTC
 	base := int64(orcEpoch)
 	if !utc {
@@ -61,7 +68,7 @@ func (c *timestampColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	for i, s := range c.sv {
 		ns := decodeNanos(c.nv[i])
 		if ns < 0 || ns > 999_999_999 {
-			return nil, c.errf("%w: nanoseconds %d", ErrCorrupt, ns)
+			return fail(c.errf("%w: nanoseconds %d", ErrCorrupt, ns))
 		}
 		// The writer counted seconds from 2015-01-01 00:00:00 in its zone.
 		// Writers before ORC-763 truncated negative seconds toward zero;
@@ -80,15 +87,14 @@ func (c *timestampColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 		}
 		if c.n.tsNanos {
 			if sec < minNanoSec || sec > maxNanoSec {
-				return nil, c.errf("%w: timestamp %d s outside the range of int64 nanoseconds (1677-09-21 to 2262-04-11)", ErrUnsupported, sec)
+				return fail(c.errf("%w: timestamp %d s outside the range of int64 nanoseconds (1677-09-21 to 2262-04-11)", ErrUnsupported, sec))
 			}
-			c.out[i] = sec*1_000_000_000 + ns
+			out[i] = sec*1_000_000_000 + ns
 		} else {
-			c.out[i] = sec*1_000_000 + ns/1000
+			out[i] = sec*1_000_000 + ns/1000
 		}
 	}
-	buf := newBuffer(c.mem, 8*n)
-	scatter(arrow.Int64Traits.CastFromBytes(buf.Bytes()), c.out, valid)
+	expand(all, valid, k)
 	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), buf}, nil), nil
 }
 

@@ -202,7 +202,7 @@ func (t *Table) Commit(files ...File) error {
 			"added_rows_count": m.rows, "existing_rows_count": int64(0), "deleted_rows_count": int64(0),
 		})
 	}
-	if _, err := t.writeOCF(list, manifestListSchema, map[string][]byte{"snapshot-id": []byte(fmt.Sprint(snapID)),
+	if _, err := t.writeOCF(list, ManifestListSchema, map[string][]byte{"snapshot-id": []byte(fmt.Sprint(snapID)),
 		"sequence-number": []byte(fmt.Sprint(seq)), "format-version": []byte(fmt.Sprint(t.FormatVersion))}, recs); err != nil {
 		return err
 	}
@@ -229,7 +229,7 @@ func (t *Table) writeManifest(name string, specID, content int, snapID int64, fi
 	for _, f := range spec.Fields {
 		pf = append(pf, fmt.Sprintf(`{"name": %q, "type": ["null", %q], "default": null, "field-id": %d}`, f.Name, f.Type, f.FieldID))
 	}
-	sch := strings.Replace(manifestEntrySchema, "PARTITION_FIELDS", strings.Join(pf, ","), 1)
+	sch := ManifestEntrySchema(pf)
 	var recs []map[string]any
 	for _, f := range files {
 		part := map[string]any{}
@@ -365,9 +365,10 @@ func putBytes(b *bytes.Buffer, v []byte) {
 	b.Write(v)
 }
 
-// Avro schemas of the manifest list and manifest entries (Iceberg spec,
-// "Manifest Lists" and "Manifests", format v2/v3 fields), with field ids.
-const manifestListSchema = `{"type":"record","name":"manifest_file","fields":[
+// ManifestListSchema is the Avro schema of a manifest list (Iceberg spec,
+// "Manifest Lists", format v2/v3 fields), with field ids: the one copy the
+// test writers and the benchmarks write manifest lists with.
+const ManifestListSchema = `{"type":"record","name":"manifest_file","fields":[
  {"name":"manifest_path","type":"string","field-id":500},
  {"name":"manifest_length","type":"long","field-id":501},
  {"name":"partition_spec_id","type":"int","field-id":502},
@@ -381,6 +382,14 @@ const manifestListSchema = `{"type":"record","name":"manifest_file","fields":[
  {"name":"added_rows_count","type":"long","field-id":512},
  {"name":"existing_rows_count","type":"long","field-id":513},
  {"name":"deleted_rows_count","type":"long","field-id":514}]}`
+
+// ManifestEntrySchema returns the Avro schema of manifest entries (Iceberg
+// spec, "Manifests", format v2/v3 fields), with field ids, whose partition
+// record has partitionFields (the JSON of one Avro record field each, with
+// its "field-id"; none for an unpartitioned table).
+func ManifestEntrySchema(partitionFields []string) string {
+	return strings.Replace(manifestEntrySchema, "PARTITION_FIELDS", strings.Join(partitionFields, ","), 1)
+}
 
 const manifestEntrySchema = `{"type":"record","name":"manifest_entry","fields":[
  {"name":"status","type":"int","field-id":0},

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // Options configure [New].
@@ -105,6 +106,11 @@ type table struct {
 	namespace []string
 	name      string
 	location  string // the current metadata file, a local path
+	// remote, when set, is the metadata-location of a table whose files
+	// are elsewhere (an object store), and data its metadata; such a table
+	// is read-only.
+	remote string
+	data   []byte
 }
 
 // New starts a server on a loopback port.
@@ -136,6 +142,20 @@ func (s *Server) Register(namespace []string, name, metadataFile string) error {
 	}
 	s.tables[key(append(slices.Clone(namespace), name))] = &table{namespace: slices.Clone(namespace), name: name, location: abs}
 	return nil
+}
+
+// RegisterRemote adds a read-only table whose current metadata file is at
+// metadataLocation (an s3:// or other object-store URL), with metadata its
+// contents, creating its namespace and the namespace's parents. A commit
+// to it is refused (501).
+func (s *Server) RegisterRemote(namespace []string, name, metadataLocation string, metadata []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := 1; i <= len(namespace); i++ {
+		s.namespaces[key(namespace[:i])] = slices.Clone(namespace[:i])
+	}
+	s.tables[key(append(slices.Clone(namespace), name))] = &table{namespace: slices.Clone(namespace), name: name,
+		remote: metadataLocation, data: slices.Clone(metadata)}
 }
 
 // MetadataFile returns the local path of a table's current metadata file.
@@ -408,21 +428,25 @@ func (s *Server) lookup(ns []string, name string) *table {
 func (s *Server) loadTable(w http.ResponseWriter, ns []string, name string) {
 	s.mu.Lock()
 	t := s.lookup(ns, name)
-	var loc string
+	var loc, remote string
+	var data []byte
 	if t != nil {
-		loc = t.location
+		loc, remote, data = t.location, t.remote, t.data
 	}
 	s.mu.Unlock()
 	if t == nil {
 		WriteError(w, http.StatusNotFound, "NoSuchTableException", "The given table does not exist")
 		return
 	}
-	data, err := os.ReadFile(loc)
-	if err != nil {
-		WriteError(w, http.StatusInternalServerError, "InternalServerError", err.Error())
-		return
+	if remote == "" {
+		var err error
+		if data, err = os.ReadFile(loc); err != nil {
+			WriteError(w, http.StatusInternalServerError, "InternalServerError", err.Error())
+			return
+		}
+		remote = location(loc)
 	}
-	resp := map[string]any{"metadata-location": location(loc), "metadata": json.RawMessage(data)}
+	resp := map[string]any{"metadata-location": remote, "metadata": json.RawMessage(data)}
 	if s.opts.TableConfig != nil {
 		resp["config"] = s.opts.TableConfig
 	}
@@ -495,12 +519,16 @@ func (s *Server) commit(w http.ResponseWriter, r *http.Request, ns []string, nam
 		WriteError(w, http.StatusNotFound, "NoSuchTableException", "The given table does not exist")
 		return
 	}
+	if t.remote != "" {
+		WriteError(w, http.StatusNotImplemented, "NotImplementedException", "commits to a table registered with RegisterRemote")
+		return
+	}
 	data, err := os.ReadFile(t.location)
 	if err != nil {
 		WriteError(w, http.StatusInternalServerError, "InternalServerError", err.Error())
 		return
 	}
-	cur, err := schema.ParseTableMetadata(data)
+	cur, err := iceberg.ParseMetadata(data)
 	if err != nil {
 		WriteError(w, http.StatusInternalServerError, "InternalServerError", err.Error())
 		return
@@ -518,8 +546,8 @@ func (s *Server) commit(w http.ResponseWriter, r *http.Request, ns []string, nam
 		return
 	}
 	next.LastUpdatedMs = max(time.Now().UnixMilli(), cur.LastUpdatedMs+1)
-	next.MetadataLog = append(slices.Clone(cur.MetadataLog), schema.MetadataLogEntry{TimestampMs: cur.LastUpdatedMs, MetadataFile: location(t.location)})
-	out, err := schema.MarshalTableMetadata(next)
+	next.MetadataLog = append(slices.Clone(cur.MetadataLog), iceberg.MetadataLogEntry{TimestampMs: cur.LastUpdatedMs, MetadataFile: location(t.location)})
+	out, err := iceberg.MarshalMetadata(next)
 	if err != nil {
 		WriteError(w, http.StatusBadRequest, "BadRequestException", err.Error())
 		return
@@ -575,7 +603,7 @@ func badRequest(format string, args ...any) error {
 }
 
 // checkRequirement checks one TableRequirement against the current metadata.
-func checkRequirement(m *schema.TableMetadata, raw json.RawMessage) error {
+func checkRequirement(m *iceberg.Metadata, raw json.RawMessage) error {
 	var q struct {
 		Type                string  `json:"type"`
 		UUID                *string `json:"uuid"`
@@ -651,7 +679,7 @@ func checkRequirement(m *schema.TableMetadata, raw json.RawMessage) error {
 }
 
 // applyUpdates applies the updates to a copy of m.
-func applyUpdates(m *schema.TableMetadata, updates []json.RawMessage) (*schema.TableMetadata, error) {
+func applyUpdates(m *iceberg.Metadata, updates []json.RawMessage) (*iceberg.Metadata, error) {
 	next := *m
 	next.Schemas = slices.Clone(m.Schemas)
 	next.Properties = maps.Clone(m.Properties)

@@ -1,25 +1,32 @@
-// Package blob is a [storage.WriteFS] over object stores through
-// gocloud.dev/blob: s3://, gs://, azblob:// and file:// URLs, plus plain
-// local paths. Data files are read with ranged reads (one
-// Bucket.NewRangeReader per ReadAt), so a Parquet or ORC footer costs a few
-// small requests, not a download of the file.
+// Package blob is a [storage.WriteFS] over object stores: s3://, gs://,
+// azblob:// and file:// URLs, plus plain local paths. Data files are read
+// with ranged reads (one ranged GET per ReadAt), so a Parquet or ORC footer
+// costs a few small requests, not a download of the file.
 //
-// Credentials and regions come from each cloud's standard environment, as
-// the gocloud.dev drivers read them: for S3 the AWS SDK's chain
-// (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, AWS_REGION,
-// AWS_ENDPOINT_URL_S3, instance roles); for GCS Application Default
-// Credentials (GOOGLE_APPLICATION_CREDENTIALS); for Azure
-// AZURE_STORAGE_ACCOUNT with AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or a
-// default Azure credential. Driver options may also be given as URL query
-// parameters on the table location ("s3://bucket/t?region=eu-west-1"): they
-// apply to every path of that bucket.
+// Each scheme has a small driver of its own: S3 on the AWS SDK's S3
+// client, Azure on the Azure SDK's azblob client, GCS on the JSON API over
+// net/http with golang.org/x/oauth2/google credentials. gocloud.dev's
+// drivers are not used: they link gRPC and OpenTelemetry, and through
+// gRPC's html/template the linker keeps every exported method of every
+// type; they were about 24 MB of a 65 MB release binary.
+//
+// Credentials and regions come from each cloud's standard environment: for
+// S3 the AWS SDK's chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY,
+// AWS_PROFILE, AWS_REGION, AWS_ENDPOINT_URL_S3, instance roles); for GCS
+// Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud's
+// credentials, the metadata server); for Azure AZURE_STORAGE_ACCOUNT with
+// AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN,
+// AZURE_STORAGE_CONNECTION_STRING or a default Azure credential. Driver
+// options may also be given as URL query parameters on the table location
+// ("s3://bucket/t?region=eu-west-1"): they apply to every path of that
+// bucket; an unknown parameter is an error.
 //
 // Every request has a deadline ([Timeouts]: 10 minutes a request, 30
 // seconds without body bytes, by default), so a stalled connection fails
 // with a [*TimeoutError], which storage.RetryFS retries, instead of hanging.
 //
 // The s3, gs and azblob drivers are linked by default; build with the tags
-// lakecat_nos3, lakecat_nogcs or lakecat_noazure to leave one out (the GCS
+// lakecat_nos3, lakecat_nogcs or lakecat_noazure to leave one out (the AWS
 // and Azure SDKs are most of the size they add to a binary).
 package blob
 
@@ -34,10 +41,6 @@ import (
 	"strings"
 	"sync"
 
-	gcblob "gocloud.dev/blob"
-	_ "gocloud.dev/blob/fileblob" // file:// (used for file URLs with query parameters)
-	"gocloud.dev/gcerrors"
-
 	"github.com/lakecat/lakecat/storage"
 )
 
@@ -46,32 +49,23 @@ import (
 // for concurrent use.
 type FS struct {
 	mu      sync.Mutex
-	buckets map[string]*gcblob.Bucket // "scheme://bucket" → bucket
-	query   map[string]string         // "scheme://bucket" → driver query ("region=…")
-	opened  map[string]bool           // buckets this FS opened (closed by Close)
-	local   storage.OSFS
+	buckets map[string]bucket // "scheme://bucket" → bucket
+	query   map[string]string // "scheme://bucket" → driver query ("region=…")
+	opened  map[string]bool   // buckets this FS opened (closed by Close)
+	// props are storage properties by bucket ([FS.SetProperties]).
+	props map[string]map[string]string
+	local storage.OSFS
 	// timeouts bound each request ([FS.SetTimeouts]).
 	timeouts Timeouts
-	// log receives what the SDKs log ([FS.SetLogger]); mux opens buckets
-	// with openers that use it.
+	// log receives what the SDKs log ([FS.SetLogger]).
 	log *slog.Logger
-	mux *gcblob.URLMux
 }
 
 // New returns an FS that opens buckets by URL with the drivers linked
 // into the build ([Drivers]); the SDKs' own logging is discarded unless
 // [FS.SetLogger] routes it somewhere.
 func New() *FS {
-	return &FS{buckets: map[string]*gcblob.Bucket{}, query: map[string]string{}, opened: map[string]bool{}}
-}
-
-// SetBucket makes paths under prefix ("s3://name") read from b, for a bucket
-// the caller opened itself (a custom endpoint or client). The caller keeps
-// ownership of b.
-func (f *FS) SetBucket(prefix string, b *gcblob.Bucket) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.buckets[strings.TrimSuffix(prefix, "/")] = b
+	return &FS{buckets: map[string]bucket{}, query: map[string]string{}, opened: map[string]bool{}}
 }
 
 // StripQuery removes the driver query from a location URL
@@ -99,12 +93,12 @@ func (f *FS) Close() error {
 	var first error
 	for k, b := range f.buckets {
 		if f.opened[k] {
-			if err := b.Close(); err != nil && first == nil {
+			if err := b.close(); err != nil && first == nil {
 				first = err
 			}
 		}
 	}
-	f.buckets, f.opened = map[string]*gcblob.Bucket{}, map[string]bool{}
+	f.buckets, f.opened = map[string]bucket{}, map[string]bool{}
 	return first
 }
 
@@ -134,7 +128,7 @@ func split(p string) (prefix, key, query string, ok bool) {
 	return p[:i+3] + bucket, key, query, true
 }
 
-func (f *FS) bucket(ctx context.Context, prefix, query string) (*gcblob.Bucket, error) {
+func (f *FS) bucket(ctx context.Context, prefix, query string) (bucket, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if b, ok := f.buckets[prefix]; ok {
@@ -145,11 +139,7 @@ func (f *FS) bucket(ctx context.Context, prefix, query string) (*gcblob.Bucket, 
 	} else {
 		f.query[prefix] = query
 	}
-	u := prefix
-	if query != "" {
-		u += "?" + query
-	}
-	b, err := f.urlMux().OpenBucket(ctx, u)
+	b, err := f.open(ctx, prefix, query)
 	if err != nil {
 		return nil, fmt.Errorf("blob: open bucket %s: %w", prefix, err)
 	}
@@ -158,10 +148,15 @@ func (f *FS) bucket(ctx context.Context, prefix, query string) (*gcblob.Bucket, 
 }
 
 // localPath returns the local path of p when p is a local path or a
-// file:// URL without query parameters.
+// file:// URL (whose query, if any, is dropped: a local file has no
+// driver options).
 func localPath(p string) (string, bool) {
-	if strings.HasPrefix(p, "file://") && !strings.Contains(p, "?") {
-		return p[len("file://"):], true
+	if strings.HasPrefix(p, "file://") {
+		p = p[len("file://"):]
+		if i := strings.IndexByte(p, '?'); i >= 0 {
+			p = p[:i]
+		}
+		return p, true
 	}
 	if _, _, _, ok := split(p); ok {
 		return "", false
@@ -183,7 +178,7 @@ func (f *FS) Open(ctx context.Context, p string) (storage.File, error) {
 	}
 	t := f.requestTimeouts()
 	req := newRequest(ctx, t)
-	attrs, err := b.Attributes(req.ctx, key)
+	size, err := b.attributes(req.ctx, key)
 	req.done()
 	if err != nil {
 		if terr := req.err(ctx, p, "attributes", err); terr != err {
@@ -191,7 +186,7 @@ func (f *FS) Open(ctx context.Context, p string) (storage.File, error) {
 		}
 		return nil, wrap(p, err)
 	}
-	return &file{ctx: ctx, b: b, key: key, size: attrs.Size, name: p, timeouts: t}, nil
+	return &file{ctx: ctx, b: b, key: key, size: size, name: p, timeouts: t}, nil
 }
 
 // List implements [storage.FS]: the names directly under dir (objects and
@@ -210,26 +205,28 @@ func (f *FS) List(ctx context.Context, dir string) ([]string, error) {
 	if pfx != "" {
 		pfx += "/"
 	}
-	it := b.List(&gcblob.ListOptions{Prefix: pfx, Delimiter: "/"})
 	var names []string
 	t := f.requestTimeouts()
+	token := ""
 	for {
 		req := newRequest(ctx, t)
-		obj, err := it.Next(req.ctx)
+		page, next, err := b.listPage(req.ctx, pfx, token)
 		req.done()
-		if err == io.EOF {
-			break
-		}
 		if err != nil {
 			if terr := req.err(ctx, dir, "list", err); terr != err {
 				return nil, terr
 			}
 			return nil, wrap(dir, err)
 		}
-		n := strings.TrimSuffix(strings.TrimPrefix(obj.Key, pfx), "/")
-		if n != "" {
-			names = append(names, n)
+		for _, k := range page {
+			if n := strings.TrimSuffix(strings.TrimPrefix(k, pfx), "/"); n != "" {
+				names = append(names, n)
+			}
 		}
+		if next == "" {
+			break
+		}
+		token = next
 	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("blob: %s: %w", dir, fs.ErrNotExist)
@@ -238,17 +235,16 @@ func (f *FS) List(ctx context.Context, dir string) ([]string, error) {
 	return names, nil
 }
 
+// wrap names p in a driver's error, which matches fs.ErrNotExist,
+// fs.ErrPermission or fs.ErrExist where the store said so.
 func wrap(p string, err error) error {
-	if gcerrors.Code(err) == gcerrors.NotFound {
-		return fmt.Errorf("blob: %s: %w (%v)", p, fs.ErrNotExist, err)
-	}
 	return fmt.Errorf("blob: %s: %w", p, err)
 }
 
 // file is an object opened for ranged reads.
 type file struct {
 	ctx  context.Context
-	b    *gcblob.Bucket
+	b    bucket
 	key  string
 	size int64
 	name string
@@ -282,7 +278,7 @@ func (f *file) ReadAt(p []byte, off int64) (int, error) {
 	// body stops sending for the idle timeout.
 	req := newRequest(f.ctx, f.timeouts)
 	defer req.done()
-	r, err := f.b.NewRangeReader(req.ctx, f.key, off, n, nil)
+	r, err := f.b.newRangeReader(req.ctx, f.key, off, n)
 	if err != nil {
 		if terr := req.err(f.ctx, f.name, "read", err); terr != err {
 			return 0, terr
@@ -305,19 +301,14 @@ func (f *file) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // CreateNoReplace implements [storage.WriteFS] with a conditional write
-// (gocloud.dev's IfNotExist: If-None-Match: * on S3, a generation
-// precondition on GCS, If-None-Match on Azure): an existing object makes it
-// fail with an error matching fs.ErrExist. A local path goes to
-// [storage.OSFS].
+// (If-None-Match: * on S3 and Azure, ifGenerationMatch=0 on GCS): an
+// existing object makes it fail with an error matching fs.ErrExist. A
+// local path goes to [storage.OSFS].
 func (f *FS) CreateNoReplace(ctx context.Context, p string, data []byte) error {
 	if lp, ok := localPath(p); ok {
 		return f.local.CreateNoReplace(ctx, lp, data)
 	}
-	err := f.write(ctx, p, data, &gcblob.WriterOptions{IfNotExist: true})
-	if gcerrors.Code(err) == gcerrors.FailedPrecondition {
-		return fmt.Errorf("blob: %s: %w (%v)", p, fs.ErrExist, err)
-	}
-	return err
+	return f.write(ctx, p, data, true)
 }
 
 // Replace implements [storage.WriteFS]: an object-store write replaces the
@@ -326,7 +317,7 @@ func (f *FS) Replace(ctx context.Context, p string, data []byte) error {
 	if lp, ok := localPath(p); ok {
 		return f.local.Replace(ctx, lp, data)
 	}
-	return f.write(ctx, p, data, nil)
+	return f.write(ctx, p, data, false)
 }
 
 // Remove implements [storage.WriteFS].
@@ -339,13 +330,13 @@ func (f *FS) Remove(ctx context.Context, p string) error {
 	if err != nil {
 		return err
 	}
-	if err := b.Delete(ctx, key); err != nil {
+	if err := b.remove(ctx, key); err != nil {
 		return wrap(p, err)
 	}
 	return nil
 }
 
-func (f *FS) write(ctx context.Context, p string, data []byte, opts *gcblob.WriterOptions) error {
+func (f *FS) write(ctx context.Context, p string, data []byte, ifNotExist bool) error {
 	prefix, key, query, ok := split(p)
 	if !ok {
 		return fmt.Errorf("blob: %s: not an object-store URL", p)
@@ -354,10 +345,7 @@ func (f *FS) write(ctx context.Context, p string, data []byte, opts *gcblob.Writ
 	if err != nil {
 		return err
 	}
-	if err := b.WriteAll(ctx, key, data, opts); err != nil {
-		if gcerrors.Code(err) == gcerrors.FailedPrecondition {
-			return err
-		}
+	if err := b.write(ctx, key, data, ifNotExist); err != nil {
 		return wrap(p, err)
 	}
 	return nil
@@ -366,7 +354,7 @@ func (f *FS) write(ctx context.Context, p string, data []byte, opts *gcblob.Writ
 // WriteAll writes data to the object at the URL p, replacing it (a helper
 // for tests and tools that stage a table in a bucket).
 func (f *FS) WriteAll(ctx context.Context, p string, data []byte) error {
-	return f.write(ctx, p, data, nil)
+	return f.write(ctx, p, data, false)
 }
 
 var _ storage.WriteFS = (*FS)(nil)

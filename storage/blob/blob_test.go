@@ -1,3 +1,5 @@
+//go:build !lakecat_nos3
+
 package blob_test
 
 import (
@@ -10,17 +12,15 @@ import (
 	"strings"
 	"testing"
 
-	"gocloud.dev/blob/memblob"
-
+	"github.com/lakecat/lakecat/internal/s3fake"
 	"github.com/lakecat/lakecat/storage/blob"
 )
 
+// TestReadAtAndList reads and lists through the s3 driver against the S3
+// fake.
 func TestReadAtAndList(t *testing.T) {
 	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	f := blob.New()
-	f.SetBucket("s3://b", b)
+	f := s3fake.New(t, "b").FS(t)
 	for k, v := range map[string]string{"t/metadata/v1.metadata.json": "{}", "t/data/a.parquet": "0123456789", "t/data/b.parquet": "x"} {
 		if err := f.WriteAll(ctx, "s3://b/"+k, []byte(v)); err != nil {
 			t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go/logging"
 )
 
@@ -28,11 +27,11 @@ func TestS3LoggerRouted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var client *s3.Client
-	if !b.As(&client) {
-		t.Fatal("bucket is not an S3 bucket")
+	sb, ok := b.(*s3Bucket)
+	if !ok {
+		t.Fatalf("bucket is a %T, not an S3 bucket", b)
 	}
-	lg := client.Options().Logger
+	lg := sb.c.Options().Logger
 	if _, ok := lg.(awsLogger); !ok {
 		t.Fatalf("S3 client logger is %T, want awsLogger", lg)
 	}
@@ -46,9 +45,9 @@ func TestS3LoggerRouted(t *testing.T) {
 }
 
 // TestGCSNoCredentialsQuiet opens a gs:// bucket with no Application
-// Default Credentials anywhere: gocloud's own opener would print
-// "Warning: unable to load GCP Default Credentials" on stdout; the FS's
-// opener logs it to the FS's logger at slog.LevelWarn and prints nothing.
+// Default Credentials anywhere: the driver logs that to the FS's logger at
+// slog.LevelWarn and prints nothing (gocloud's opener, used before, printed
+// "Warning: unable to load GCP Default Credentials" on stdout).
 func TestGCSNoCredentialsQuiet(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)

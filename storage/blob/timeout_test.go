@@ -5,18 +5,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-	"gocloud.dev/blob/s3blob"
-
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/internal/s3fake"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/storage/blob"
 )
@@ -26,38 +20,16 @@ import (
 // stops sending until the client gives up.
 func stallingS3(t *testing.T, stall *atomic.Bool) *blob.FS {
 	t.Helper()
-	backend := s3mem.New()
-	if err := backend.CreateBucket("lake"); err != nil {
-		t.Fatal(err)
-	}
-	h := gofakes3.New(backend).Server()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet || r.Header.Get("Range") == "" || !stall.Load() {
-			h.ServeHTTP(w, r)
+	s3fake.NoSDKRetries(t)
+	srv := s3fake.New(t)
+	srv.SetHook(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if s3fake.IsRangedGET(r) && stall.Load() {
+			s3fake.Stall(w, r, next)
 			return
 		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		body := rec.Body.Bytes()
-		w.Write(body[:len(body)/2])
-		w.(http.Flusher).Flush()
-		<-r.Context().Done() // the stall: nothing more until the client leaves
-	}))
-	t.Cleanup(srv.Close)
-	client := s3.New(s3.Options{BaseEndpoint: aws.String(srv.URL), UsePathStyle: true, Region: "us-east-1",
-		Credentials: aws.AnonymousCredentials{}, Retryer: aws.NopRetryer{}})
-	b, err := s3blob.OpenBucket(context.Background(), client, "lake", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	fsys := blob.New()
-	fsys.SetBucket("s3://lake", b)
-	return fsys
+		next.ServeHTTP(w, r)
+	})
+	return srv.FS(t)
 }
 
 // TestStalledBody: a ranged GET whose body stops half-way fails after the

@@ -150,23 +150,19 @@ func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
 	}
 	var rec map[string]any
 	if bytes.HasPrefix(data, []byte("Obj\x01")) {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("%w: avro decoder failed: %v", ErrCorruptTimeline, r)
-			}
-		}()
-		dec, err := avrorec.NewDecoder(data, "instant")
+		f, err := avrorec.Open(data, "instant")
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
 		}
-		if !dec.HasNext() {
-			if err := dec.Error(); err != nil {
+		for r, err := range f.Records(context.Background()) {
+			if err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
 			}
-			return md, nil
+			rec = r
+			break
 		}
-		if err := dec.Decode(&rec); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
+		if rec == nil {
+			return md, nil
 		}
 	} else {
 		d := json.NewDecoder(bytes.NewReader(data))
@@ -220,8 +216,9 @@ func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
 	return md, nil
 }
 
-// The unwrap helpers accept plain values and hamba/avro's generic union
-// wrappers ({"map": …}, {"string": …}, {"array": …}).
+// The unwrap helpers accept plain values (formats/avro.File.Records' form,
+// or JSON's) and one-entry union wrappers ({"map": …}, {"string": …},
+// {"array": …}) as JSON encodings of Avro write them.
 func unwrapMap(v any) (map[string]any, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {

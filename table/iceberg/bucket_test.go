@@ -59,7 +59,7 @@ func TestBucketPartitionPruning(t *testing.T) {
 	old := schema.New(0,
 		&schema.Field{ID: 1, Name: "id", Type: schema.Int},
 		&schema.Field{ID: 2, Name: "ts", Type: schema.Date})
-	s := &Scan{Metadata: &Metadata{Schemas: []*schema.Schema{old, read}, PartitionSpecs: []schema.PartitionSpec{{SpecID: 0, Fields: []schema.PartitionField{
+	s := &Scan{Metadata: &Metadata{Schemas: []*schema.Schema{old, read}, PartitionSpecs: []PartitionSpec{{SpecID: 0, Fields: []PartitionField{
 		{SourceID: 1, FieldID: 1000, Name: "id_bucket", Transform: "bucket[16]"},
 		{SourceID: 2, FieldID: 1001, Name: "ts_bucket", Transform: "bucket[16]"},
 	}}}}}

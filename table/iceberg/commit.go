@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lakecat/lakecat"
-	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 )
 
@@ -71,12 +70,12 @@ func (t *Table) CommitMetadata(ctx context.Context, fsys storage.WriteFS, m *Met
 	if v, err := strconv.Atoi(out.Properties["write.metadata.previous-versions-max"]); err == nil && v >= 0 {
 		keep = v
 	}
-	log := append(slices.Clip(t.Metadata.MetadataLog), schema.MetadataLogEntry{TimestampMs: t.Metadata.LastUpdatedMs, MetadataFile: prev})
+	log := append(slices.Clip(t.Metadata.MetadataLog), MetadataLogEntry{TimestampMs: t.Metadata.LastUpdatedMs, MetadataFile: prev})
 	if len(log) > keep {
 		log = log[len(log)-keep:]
 	}
 	out.MetadataLog = log
-	data, err := schema.MarshalTableMetadata(&out)
+	data, err := MarshalMetadata(&out)
 	if err != nil {
 		return "", err
 	}

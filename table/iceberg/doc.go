@@ -7,7 +7,9 @@
 //
 // The flow (Iceberg table spec, https://iceberg.apache.org/spec/):
 // [FindMetadata] locates the current metadata file ("File System Tables"),
-// [Open] reads it ([ReadMetadata]); a catalog that hands out a metadata
+// [Open] reads it ([ReadMetadata], streamed through [DecodeMetadata], the
+// table metadata codec: [ParseMetadata] and [MarshalMetadata] for whole
+// documents, one cap [MaxMetadataBytes]); a catalog that hands out a metadata
 // location and the metadata itself opens the table with [FromMetadata].
 // [Table.Plan] selects a
 // snapshot (current, by id, or as of a time), reads its manifest list and

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 )
 
@@ -104,7 +103,7 @@ func TestFindMetadataHint(t *testing.T) {
 // TestMetadataCapIsOne pins the one cap on table metadata: storage reads
 // at most what the metadata parser accepts.
 func TestMetadataCapIsOne(t *testing.T) {
-	if storage.MaxMetadataBytes != schema.MaxTableMetadataBytes {
-		t.Fatalf("storage.MaxMetadataBytes %d, schema.MaxTableMetadataBytes %d", storage.MaxMetadataBytes, schema.MaxTableMetadataBytes)
+	if storage.MaxMetadataBytes != MaxMetadataBytes {
+		t.Fatalf("storage.MaxMetadataBytes %d, MaxMetadataBytes %d", storage.MaxMetadataBytes, MaxMetadataBytes)
 	}
 }

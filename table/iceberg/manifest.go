@@ -1,14 +1,15 @@
 package iceberg
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/hamba/avro/v2"
-	"github.com/hamba/avro/v2/ocf"
+	"strconv"
 
 	"github.com/lakecat/lakecat"
+	favro "github.com/lakecat/lakecat/formats/avro"
+	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table/internal/avrorec"
 )
 
@@ -83,28 +84,26 @@ type FieldSummary struct {
 	Lower, Upper []byte
 }
 
-// newOCFDecoder reads r whole and returns its hamba/avro decoder once the
-// container passed avrorec.NewDecoder's bounded check.
-func newOCFDecoder(r io.Reader, name string) (*ocf.Decoder, error) {
+// openAvro reads r whole and opens it with avrorec.Open (formats/avro),
+// whose [favro.File.Records] decodes its records under that package's caps.
+func openAvro(r io.Reader, name string) (*favro.File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return avrorec.NewDecoder(data, name)
+	return avrorec.Open(data, name)
 }
 
 // DecodeManifestList decodes a manifest list (an Avro object container file
 // in format v1, v2 or v3), using the writer schema in the file's header.
 // Errors match [ErrCorruptManifest].
 func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
-	defer recoverCorrupt(&err)
-	dec, err := newOCFDecoder(r, "manifest list")
+	f, err := openAvro(r, "manifest list")
 	if err != nil {
 		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
 	}
-	for dec.HasNext() {
-		var rec map[string]any
-		if err := dec.Decode(&rec); err != nil {
+	for rec, err := range f.Records(context.Background()) {
+		if err != nil {
 			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), err)
 		}
 		g := avrorec.Getter{M: rec}
@@ -127,9 +126,6 @@ func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
 			return nil, fmt.Errorf("%w: manifest list entry %d: %v", ErrCorruptManifest, len(out), g.Err)
 		}
 		out = append(out, mf)
-	}
-	if err := dec.Error(); err != nil {
-		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
 	}
 	return out, nil
 }
@@ -231,47 +227,43 @@ type ManifestHeader struct {
 // field's "field-id" property or, when a writer left it out, from
 // specFieldIDs by position. Errors match [ErrCorruptManifest].
 func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []ManifestEntry, err error) {
-	defer recoverCorrupt(&err)
-	dec, err := newOCFDecoder(r, "manifest")
+	f, err := openAvro(r, "manifest")
 	if err != nil {
 		return hdr, nil, fmt.Errorf("%w: manifest: %v", ErrCorruptManifest, err)
 	}
-	meta := dec.Metadata()
 	hdr = ManifestHeader{FormatVersion: 1, SpecID: -1, Content: "data"}
-	if v := propInt(string(meta["format-version"])); v > 0 {
+	if v, err := strconv.Atoi(string(f.Metadata("format-version"))); err == nil && v > 0 {
 		hdr.FormatVersion = v
 	}
-	if v := propInt(string(meta["partition-spec-id"])); v >= 0 {
+	if v, err := strconv.Atoi(string(f.Metadata("partition-spec-id"))); err == nil && v >= 0 {
 		hdr.SpecID = v
 	}
-	if c := string(meta["content"]); c != "" {
+	if c := string(f.Metadata("content")); c != "" {
 		hdr.Content = c
 	}
 
-	// The partition struct's Avro schema gives each value's type and id.
-	var partFields []*avro.Field
+	// The partition struct of the file schema gives each value's id; its
+	// values come in the Go form of their type.
+	var partFields []*schema.Field
 	var partIDs []int
-	if df := recordField(dec.Schema(), "data_file"); df != nil {
-		if pf := recordField(df.Type(), "partition"); pf != nil {
-			if rs, ok := derefSchema(pf.Type()).(*avro.RecordSchema); ok {
-				partFields = rs.Fields()
-				for i, f := range partFields {
-					id := avroFieldID(f)
-					if id < 0 && i < len(specFieldIDs) {
-						id = specFieldIDs[i]
-					}
-					if id < 0 {
-						return hdr, nil, fmt.Errorf("%w: manifest: partition field %q has no field id", ErrCorruptManifest, f.Name())
-					}
-					partIDs = append(partIDs, id)
-				}
-			}
+	if pf := f.Schema().FindByName("data_file.partition", false); pf != nil {
+		if ps, ok := pf.Type.(*schema.StructType); ok {
+			partFields = ps.Fields
 		}
 	}
+	for i, pf := range partFields {
+		id := pf.ID
+		if id < 0 && i < len(specFieldIDs) {
+			id = specFieldIDs[i]
+		}
+		if id < 0 {
+			return hdr, nil, fmt.Errorf("%w: manifest: partition field %q has no field id", ErrCorruptManifest, pf.Name)
+		}
+		partIDs = append(partIDs, id)
+	}
 
-	for dec.HasNext() {
-		var rec map[string]any
-		if err := dec.Decode(&rec); err != nil {
+	for rec, err := range f.Records(context.Background()) {
+		if err != nil {
 			return hdr, nil, fmt.Errorf("%w: manifest entry %d: %v", ErrCorruptManifest, len(out), err)
 		}
 		g := avrorec.Getter{M: rec}
@@ -311,38 +303,17 @@ func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []
 		e.Metrics = decodeMetrics(dfm)
 		partRec, _ := dfm["partition"].(map[string]any)
 		e.Partition = make(map[int]any, len(partFields))
-		for i, f := range partFields {
-			v, err := avroValue(f.Type(), partRec[f.Name()])
-			if err != nil {
-				return hdr, nil, fmt.Errorf("%w: manifest entry %d: partition field %q: %v", ErrCorruptManifest, len(out), f.Name(), err)
-			}
-			e.Partition[partIDs[i]] = v
+		for i, pf := range partFields {
+			e.Partition[partIDs[i]] = partRec[pf.Name]
 		}
 		out = append(out, e)
-	}
-	if err := dec.Error(); err != nil {
-		return hdr, nil, fmt.Errorf("%w: manifest: %v", ErrCorruptManifest, err)
 	}
 	return hdr, out, nil
 }
 
-// recoverCorrupt turns a panic inside the Avro library on hostile input
-// into an error matching ErrCorruptManifest.
-func recoverCorrupt(err *error) {
-	if r := recover(); r != nil {
-		*err = fmt.Errorf("%w: avro decoder failed: %v", ErrCorruptManifest, r)
-	}
-}
-
-// intList converts a generic Avro array of int or long (possibly inside a
-// nullable union, which hamba decodes as {"array": [...]}) to []int. Writers
-// disagree on equality_ids' element type.
+// intList converts a decoded Avro array of int or long (nil when null) to
+// []int. Writers disagree on equality_ids' element type.
 func intList(v any) ([]int, error) {
-	if m, ok := v.(map[string]any); ok && len(m) == 1 {
-		for _, inner := range m {
-			v = inner
-		}
-	}
 	if v == nil {
 		return nil, nil
 	}

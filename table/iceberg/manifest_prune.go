@@ -21,7 +21,7 @@ func (s *Scan) ManifestMayMatch(mf ManifestFile, filter *expr.Bound, read *schem
 	if filter == nil || mf.Content != 0 || mf.SpecID < 0 {
 		return true
 	}
-	var fields []schema.PartitionField
+	var fields []PartitionField
 	found := false
 	for i := range s.Metadata.PartitionSpecs {
 		if s.Metadata.PartitionSpecs[i].SpecID == mf.SpecID {
@@ -54,7 +54,7 @@ func (s *Scan) ManifestMayMatch(mf ManifestFile, filter *expr.Bound, read *schem
 
 // summaryMayMatch decides source op vals for the files a field summary
 // covers, for partition field pf over the source field id of read type st.
-func (s *Scan) summaryMayMatch(pf schema.PartitionField, sum FieldSummary, id int, st schema.PrimitiveType, op expr.Op, vals []any) (mayMatch, known bool) {
+func (s *Scan) summaryMayMatch(pf PartitionField, sum FieldSummary, id int, st schema.PrimitiveType, op expr.Op, vals []any) (mayMatch, known bool) {
 	if op == expr.IsNull {
 		// A null source value gives a null partition value (every
 		// transform but void, whose values are all null).

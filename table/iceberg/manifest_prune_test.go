@@ -25,7 +25,7 @@ func TestManifestMayMatch(t *testing.T) {
 		&schema.Field{ID: 2, Name: "k", Type: schema.Long},
 		&schema.Field{ID: 3, Name: "ts", Type: schema.Timestamp},
 		&schema.Field{ID: 4, Name: "n", Type: schema.Int})
-	s := &Scan{Metadata: &Metadata{Schemas: []*schema.Schema{old, read}, PartitionSpecs: []schema.PartitionSpec{{SpecID: 0, Fields: []schema.PartitionField{
+	s := &Scan{Metadata: &Metadata{Schemas: []*schema.Schema{old, read}, PartitionSpecs: []PartitionSpec{{SpecID: 0, Fields: []PartitionField{
 		{SourceID: 1, FieldID: 1000, Name: "id", Transform: "identity"},
 		{SourceID: 2, FieldID: 1001, Name: "k_bucket", Transform: "bucket[16]"},
 		{SourceID: 3, FieldID: 1002, Name: "ts_day", Transform: "day"},

@@ -34,14 +34,9 @@ func decodeMetrics(dfm map[string]any) *Metrics {
 	return m
 }
 
-// kvArray unwraps a nullable Avro array of {key, value} records (hamba
-// decodes a union as a one-entry map).
+// kvArray returns an Iceberg map with int keys as formats/avro decodes it
+// (an array of {key, value} records), or nil when v is null or not one.
 func kvArray(v any) []any {
-	if m, ok := v.(map[string]any); ok && len(m) == 1 {
-		for _, inner := range m {
-			v = inner
-		}
-	}
 	arr, _ := v.([]any)
 	return arr
 }

@@ -24,7 +24,7 @@ func (s *Scan) PartitionMayMatch(f *DataFile, filter *expr.Bound, read *schema.S
 	if filter == nil {
 		return true
 	}
-	var fields []schema.PartitionField
+	var fields []PartitionField
 	for i := range s.Metadata.PartitionSpecs {
 		if s.Metadata.PartitionSpecs[i].SpecID == f.SpecID {
 			fields = s.Metadata.PartitionSpecs[i].Fields

@@ -27,10 +27,6 @@ var ErrSnapshotNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "iceberg: sna
 // snapshot has delete files.
 var ErrDeleteFiles = lakecat.NewSentinel(lakecat.ErrUnsupported, "iceberg: snapshot has delete files")
 
-// Metadata is Iceberg table metadata (Iceberg spec, "Table Metadata"):
-// schemas, partition specs, snapshots, refs, properties.
-type Metadata = schema.TableMetadata
-
 // Table is an Iceberg table opened from its metadata file.
 type Table struct {
 	// FS is the storage the table is read from.
@@ -86,7 +82,7 @@ func FromMetadata(fsys storage.FS, metadataPath string, md *Metadata) *Table {
 // =gzip). Both the file and its uncompressed content are capped at
 // [storage.MaxMetadataBytes]. The file is decoded as it is read, in reads of
 // at most 8 MiB (one read for a smaller file), and never held whole (see
-// [schema.DecodeTableMetadata]). Errors name the file; a file that does not
+// [DecodeMetadata]). Errors name the file; a file that does not
 // parse or gunzip matches schema.ErrInvalidSchema (class lakecat.ErrCorrupt),
 // a file over the cap [storage.ErrMetadataTooLarge] (the same class);
 // a failed read is returned as the storage reported it.
@@ -115,7 +111,7 @@ func ReadMetadata(ctx context.Context, fsys storage.FS, path string) (*Metadata,
 		}
 		src = zr
 	}
-	md, err := schema.DecodeTableMetadata(src)
+	md, err := DecodeMetadata(src)
 	switch {
 	case err == nil:
 		return md, nil
@@ -241,10 +237,10 @@ type Scan struct {
 	// Table is the table scanned.
 	Table *Table
 	// Metadata is the table metadata.
-	Metadata *schema.TableMetadata
+	Metadata *Metadata
 	// Snapshot is the snapshot read, or nil for a table without snapshots
 	// (which has no files).
-	Snapshot *schema.Snapshot
+	Snapshot *Snapshot
 	// ReadSchema is the table's current schema, or for a snapshot chosen by
 	// id or time, the schema that snapshot was written with (Iceberg spec,
 	// "Time travel": a snapshot without schema-id falls back to the current
@@ -433,7 +429,7 @@ func (t *Table) resolver(opts ScanOptions) *resolver {
 // "PARQUET").
 func NormalizeFormat(f string) string { return strings.ToUpper(strings.TrimSpace(f)) }
 
-func selectSnapshot(md *schema.TableMetadata, opts ScanOptions) (*schema.Snapshot, error) {
+func selectSnapshot(md *Metadata, opts ScanOptions) (*Snapshot, error) {
 	switch {
 	case opts.SnapshotID != nil:
 		if s := md.SnapshotByID(*opts.SnapshotID); s != nil {
@@ -442,7 +438,7 @@ func selectSnapshot(md *schema.TableMetadata, opts ScanOptions) (*schema.Snapsho
 		// Some metadata files were rewritten by a tool that parsed ids as
 		// float64 (Impala's hand-edited v3 test tables): accept the one
 		// snapshot whose id is equal after that rounding.
-		var found *schema.Snapshot
+		var found *Snapshot
 		want := float64(*opts.SnapshotID)
 		for i := range md.Snapshots {
 			if float64(md.Snapshots[i].SnapshotID) == want {
@@ -459,7 +455,7 @@ func selectSnapshot(md *schema.TableMetadata, opts ScanOptions) (*schema.Snapsho
 		return nil, fmt.Errorf("%w: id %d", ErrSnapshotNotFound, *opts.SnapshotID)
 	case !opts.AsOf.IsZero():
 		ms := opts.AsOf.UnixMilli()
-		var best *schema.Snapshot
+		var best *Snapshot
 		for i := range md.Snapshots {
 			s := &md.Snapshots[i]
 			if s.TimestampMs <= ms && (best == nil || s.TimestampMs > best.TimestampMs ||

@@ -7,7 +7,7 @@
 // snapshot/LATEST (or the highest snapshot-N, or a given id) names a
 // snapshot file ([ParseSnapshot]); its base and delta manifest lists name
 // manifest files, read in the table's manifest format (Avro through
-// hamba/avro or ORC through formats/orc, told apart by their magic bytes);
+// formats/avro or ORC through formats/orc, told apart by their magic bytes);
 // ADD and DELETE entries are merged into the live file set keyed by
 // partition, bucket and file name. Partition values are decoded from
 // Paimon's BinaryRow bytes ([DecodeBinaryRow]) with the partition key types

@@ -20,10 +20,9 @@ var ErrCorruptManifest = lakecat.NewSentinel(lakecat.ErrCorrupt, "paimon: corrup
 
 // readRecords decodes every row of a manifest-like file (Avro object
 // container or ORC; detected by the magic bytes, whatever manifest.format
-// says) into generic records: field name → value, with integers as int,
-// int32 or int64, strings, []byte, nested records as map[string]any and
-// arrays as []any. Nullable unions may appear as {"branch": value}; the
-// getter unwraps them.
+// says) into generic records: field name → value, with integers as int32
+// or int64, strings, []byte, nested records as map[string]any and arrays
+// as []any (formats/avro.File.Records' form for Avro).
 func readRecords(data []byte) ([]map[string]any, error) {
 	switch {
 	case bytes.HasPrefix(data, []byte("Obj\x01")):
@@ -35,24 +34,15 @@ func readRecords(data []byte) ([]map[string]any, error) {
 }
 
 func readAvroRecords(data []byte) (out []map[string]any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: avro decoder failed: %v", ErrCorruptManifest, r)
-		}
-	}()
-	dec, err := avrorec.NewDecoder(data, "manifest")
+	f, err := avrorec.Open(data, "manifest")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptManifest, err)
 	}
-	for dec.HasNext() {
-		var rec map[string]any
-		if err := dec.Decode(&rec); err != nil {
+	for rec, err := range f.Records(context.Background()) {
+		if err != nil {
 			return nil, fmt.Errorf("%w: record %d: %v", ErrCorruptManifest, len(out), err)
 		}
 		out = append(out, rec)
-	}
-	if err := dec.Error(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorruptManifest, err)
 	}
 	return out, nil
 }

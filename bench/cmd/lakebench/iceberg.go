@@ -10,7 +10,9 @@ import (
 	"github.com/hamba/avro/v2/ocf"
 	pq "github.com/parquet-go/parquet-go"
 
+	"github.com/lakecat/lakecat/internal/icebergwrite"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // The generated Iceberg table (format v2, unpartitioned) holds the data set
@@ -85,36 +87,6 @@ func icebergSchemas() []*schema.Schema {
 	return []*schema.Schema{s0, s1, evolvedSchema()}
 }
 
-// Avro schemas of the manifest list and manifest entries (Iceberg spec,
-// "Manifest Lists" and "Manifests", format v2), with field-id properties.
-const manifestListSchema = `{"type":"record","name":"manifest_file","fields":[
- {"name":"manifest_path","type":"string","field-id":500},
- {"name":"manifest_length","type":"long","field-id":501},
- {"name":"partition_spec_id","type":"int","field-id":502},
- {"name":"content","type":"int","field-id":517},
- {"name":"sequence_number","type":"long","field-id":515},
- {"name":"min_sequence_number","type":"long","field-id":516},
- {"name":"added_snapshot_id","type":"long","field-id":503},
- {"name":"added_files_count","type":"int","field-id":504},
- {"name":"existing_files_count","type":"int","field-id":505},
- {"name":"deleted_files_count","type":"int","field-id":506},
- {"name":"added_rows_count","type":"long","field-id":512},
- {"name":"existing_rows_count","type":"long","field-id":513},
- {"name":"deleted_rows_count","type":"long","field-id":514}]}`
-
-const manifestEntrySchema = `{"type":"record","name":"manifest_entry","fields":[
- {"name":"status","type":"int","field-id":0},
- {"name":"snapshot_id","type":["null","long"],"default":null,"field-id":1},
- {"name":"sequence_number","type":["null","long"],"default":null,"field-id":3},
- {"name":"file_sequence_number","type":["null","long"],"default":null,"field-id":4},
- {"name":"data_file","field-id":2,"type":{"type":"record","name":"r2","fields":[
-  {"name":"content","type":"int","field-id":134},
-  {"name":"file_path","type":"string","field-id":100},
-  {"name":"file_format","type":"string","field-id":101},
-  {"name":"partition","field-id":102,"type":{"type":"record","name":"r102","fields":[]}},
-  {"name":"record_count","type":"long","field-id":103},
-  {"name":"file_size_in_bytes","type":"long","field-id":104}]}}]}`
-
 func writeOCF(path, avroSchema string, meta map[string][]byte, recs []map[string]any) (int64, error) {
 	if meta == nil {
 		meta = map[string][]byte{}
@@ -167,7 +139,8 @@ func writeIcebergTable(dir string, ds *dataset, rowGroup int) error {
 				"status": 1, "snapshot_id": nil, "sequence_number": nil, "file_sequence_number": nil,
 				"data_file": map[string]any{
 					"content": 0, "file_path": path, "file_format": "PARQUET", "partition": map[string]any{},
-					"record_count": int64(part.n), "file_size_in_bytes": size,
+					"record_count": int64(part.n), "file_size_in_bytes": size, "equality_ids": []any{},
+					"referenced_data_file": nil, "content_offset": nil, "content_size_in_bytes": nil,
 				},
 			})
 			added += int64(part.n)
@@ -177,7 +150,7 @@ func writeIcebergTable(dir string, ds *dataset, rowGroup int) error {
 			return err
 		}
 		mpath := filepath.Join(metaDir, fmt.Sprintf("manifest-s%d-m0.avro", v))
-		mlen, err := writeOCF(mpath, manifestEntrySchema, map[string][]byte{
+		mlen, err := writeOCF(mpath, icebergwrite.ManifestEntrySchema(nil), map[string][]byte{
 			"schema": sj, "schema-id": []byte(fmt.Sprint(v)), "partition-spec": []byte("[]"),
 			"partition-spec-id": []byte("0"), "format-version": []byte("2"), "content": []byte("data"),
 		}, entries)
@@ -192,29 +165,29 @@ func writeIcebergTable(dir string, ds *dataset, rowGroup int) error {
 		})
 	}
 	listPath := filepath.Join(metaDir, "snap-1-manifest-list.avro")
-	if _, err := writeOCF(listPath, manifestListSchema, map[string][]byte{
+	if _, err := writeOCF(listPath, icebergwrite.ManifestListSchema, map[string][]byte{
 		"snapshot-id": []byte("1"), "sequence-number": []byte("1"), "format-version": []byte("2"),
 	}, listRecs); err != nil {
 		return err
 	}
 	sid := snapshotID
 	cur := 2
-	md := &schema.TableMetadata{
+	md := &iceberg.Metadata{
 		FormatVersion: 2, TableUUID: "4b0c9d7e-6a57-4f0b-9d42-6c1f3b2a1e01", Location: dir,
 		LastSequenceNumber: 1, LastUpdatedMs: 1_700_000_000_000, LastColumnID: 7,
 		Schemas: schemas, CurrentSchemaID: 2,
-		PartitionSpecs: []schema.PartitionSpec{{SpecID: 0}}, DefaultSpecID: 0, LastPartitionID: 999,
+		PartitionSpecs: []iceberg.PartitionSpec{{SpecID: 0}}, DefaultSpecID: 0, LastPartitionID: 999,
 		Properties:        map[string]string{},
 		CurrentSnapshotID: &sid,
-		Snapshots: []schema.Snapshot{{SnapshotID: snapshotID, SequenceNumber: 1, TimestampMs: 1_700_000_000_000,
+		Snapshots: []iceberg.Snapshot{{SnapshotID: snapshotID, SequenceNumber: 1, TimestampMs: 1_700_000_000_000,
 			ManifestList: listPath, SchemaID: &cur, Summary: map[string]string{"operation": "append"}}},
-		SnapshotLog: []schema.SnapshotLogEntry{{TimestampMs: 1_700_000_000_000, SnapshotID: snapshotID}},
+		SnapshotLog: []iceberg.SnapshotLogEntry{{TimestampMs: 1_700_000_000_000, SnapshotID: snapshotID}},
 		Extra: map[string]json.RawMessage{
 			"default-sort-order-id": json.RawMessage(`0`),
 			"sort-orders":           json.RawMessage(`[{"order-id":0,"fields":[]}]`),
 		},
 	}
-	b, err := schema.MarshalTableMetadata(md)
+	b, err := iceberg.MarshalMetadata(md)
 	if err != nil {
 		return err
 	}

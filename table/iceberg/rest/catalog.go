@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // StorageCredential is one entry of a LoadTableResult's
@@ -36,7 +36,7 @@ type LoadTableResult struct {
 	// table staged in a transaction.
 	MetadataLocation string
 	// Metadata is the table metadata the server returned.
-	Metadata *schema.TableMetadata
+	Metadata *iceberg.Metadata
 	// Config is the table configuration ("token", "s3.access-key-id",
 	// "client.region", …); it may hold credentials.
 	Config map[string]string
@@ -76,7 +76,7 @@ type loadTableJSON struct {
 
 // DecodeLoadTableResult decodes a LoadTableResult JSON body (also the
 // response of a table creation). The metadata is decoded with
-// schema.ParseTableMetadata. Errors match [ErrInvalidResponse] and, for bad
+// iceberg.ParseMetadata. Errors match [ErrInvalidResponse] and, for bad
 // metadata, schema.ErrInvalidSchema.
 func DecodeLoadTableResult(body []byte) (*LoadTableResult, error) {
 	var w loadTableJSON
@@ -86,7 +86,7 @@ func DecodeLoadTableResult(body []byte) (*LoadTableResult, error) {
 	if len(w.Metadata) == 0 || string(w.Metadata) == "null" {
 		return nil, fmt.Errorf("%w: LoadTableResult: no metadata", ErrInvalidResponse)
 	}
-	m, err := schema.ParseTableMetadata(w.Metadata)
+	m, err := iceberg.ParseMetadata(w.Metadata)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("%w: LoadTableResult metadata", ErrInvalidResponse), err)
 	}
@@ -104,7 +104,7 @@ func DecodeLoadTableResult(body []byte) (*LoadTableResult, error) {
 // metadata location and metadata.
 type CommitResult struct {
 	MetadataLocation string
-	Metadata         *schema.TableMetadata
+	Metadata         *iceberg.Metadata
 	// Attempts is the number of attempts [Client.UpdateTable] made (a load,
 	// a build and, unless there was nothing to commit, a commit request);
 	// 1 without a conflict.

@@ -1,8 +1,10 @@
-// Package avrorec reads fields of generic Avro records (hamba/avro's
-// map[string]any form) tolerantly, as the Iceberg and Paimon manifest
-// readers need: a field may be missing (older format versions lack newer
-// fields), a plain value or a nullable-union wrapper ({"long": 5}), and an
-// int where another writer wrote a long.
+// Package avrorec opens metadata Avro files with formats/avro ([Open]) and
+// reads fields of their records (formats/avro.File.Records' map[string]any
+// form, or the same form built from JSON or ORC rows) tolerantly, as the
+// Iceberg, Paimon and Hudi readers need: a field may be missing (older
+// format versions lack newer fields), a plain value or a one-entry union
+// wrapper ({"long": 5}, as JSON encodings of Avro write it), and an int
+// where another writer wrote a long.
 package avrorec
 
 import "fmt"

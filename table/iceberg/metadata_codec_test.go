@@ -1,4 +1,4 @@
-package schema
+package iceberg
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/internal/jsonutil"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // realMetadata pins, for every Iceberg table metadata JSON under
@@ -149,13 +151,13 @@ func TestRealTableMetadata(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := ParseTableMetadata(b)
+			m, err := ParseMetadata(b)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cur := m.CurrentSchema()
 			all := 0
-			Walk(cur.Fields, func(_ []string, _ *Field) bool { all++; return true })
+			schema.Walk(cur.Fields, func(_ []string, _ *schema.Field) bool { all++; return true })
 			nm, err := m.NameMapping()
 			if err != nil {
 				t.Fatal(err)
@@ -168,7 +170,7 @@ func TestRealTableMetadata(t *testing.T) {
 			if s := m.CurrentSnapshot(); m.CurrentSnapshotID != nil && s == nil {
 				t.Errorf("current snapshot %d not found", *m.CurrentSnapshotID)
 			}
-			out, err := MarshalTableMetadata(m)
+			out, err := MarshalMetadata(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -210,7 +212,7 @@ func readReal(t *testing.T, rel string) []byte {
 
 func TestTableMetadataV1(t *testing.T) {
 	b := readReal(t, "iceberg-rust/crates/iceberg/testdata/table_metadata/TableMetadataV1Valid.json")
-	m, err := ParseTableMetadata(b)
+	m, err := ParseMetadata(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,10 +226,10 @@ func TestTableMetadataV1(t *testing.T) {
 	if m.LastPartitionID != 1000 || m.CurrentSnapshotID != nil || m.CurrentSnapshot() != nil || len(m.Snapshots) != 0 {
 		t.Fatalf("last-partition-id %d current snapshot %v", m.LastPartitionID, m.CurrentSnapshotID)
 	}
-	if f := m.CurrentSchema().FindByID(2); f == nil || f.Name != "y" || f.Doc != "comment" || !f.Required || f.Type != Long {
+	if f := m.CurrentSchema().FindByID(2); f == nil || f.Name != "y" || f.Doc != "comment" || !f.Required || f.Type != schema.Long {
 		t.Fatalf("field 2: %v", f)
 	}
-	out, err := MarshalTableMetadata(m)
+	out, err := MarshalMetadata(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +252,7 @@ func stripPresence(ps []PartitionSpec) []PartitionSpec {
 
 func TestTableMetadataV2Snapshots(t *testing.T) {
 	b := readReal(t, "iceberg-rust/crates/iceberg/testdata/example_table_metadata_v2.json")
-	m, err := ParseTableMetadata(b)
+	m, err := ParseMetadata(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +280,7 @@ func TestTableMetadataV2Snapshots(t *testing.T) {
 
 func TestTableMetadataNameMappingProperty(t *testing.T) {
 	b := readReal(t, "impala/testdata/data/iceberg_test/iceberg_migrated_alter_test/metadata/v2.metadata.json")
-	m, err := ParseTableMetadata(b)
+	m, err := ParseMetadata(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +288,7 @@ func TestTableMetadataNameMappingProperty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := NameMapping{
+	want := schema.NameMapping{
 		{FieldID: intp(1), Names: []string{"int_col"}},
 		{FieldID: intp(2), Names: []string{"string_col"}},
 		{FieldID: intp(3), Names: []string{"double_col"}},
@@ -294,14 +296,14 @@ func TestTableMetadataNameMappingProperty(t *testing.T) {
 	if !reflect.DeepEqual(nm, want) {
 		t.Fatalf("name mapping %+v", nm)
 	}
-	if !reflect.DeepEqual(NameMappingFromSchema(m.CurrentSchema()), want) {
+	if !reflect.DeepEqual(schema.NameMappingFromSchema(m.CurrentSchema()), want) {
 		t.Fatal("the schema's own mapping differs")
 	}
 }
 
 func TestTableMetadataUnsignedSnapshotID(t *testing.T) {
 	b := readReal(t, "duckdb-iceberg/data/persistent/equality_delete_extra_column/warehouse/ns/t/metadata/vfinal.metadata.json")
-	m, err := ParseTableMetadata(b)
+	m, err := ParseMetadata(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +312,7 @@ func TestTableMetadataUnsignedSnapshotID(t *testing.T) {
 	if m.CurrentSnapshotID == nil || *m.CurrentSnapshotID != id || m.CurrentSnapshot() == nil {
 		t.Fatalf("current snapshot id %v", m.CurrentSnapshotID)
 	}
-	out, err := MarshalTableMetadata(m)
+	out, err := MarshalMetadata(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,13 +322,13 @@ func TestTableMetadataUnsignedSnapshotID(t *testing.T) {
 }
 
 func TestTableMetadataNew(t *testing.T) {
-	m := &TableMetadata{
+	m := &Metadata{
 		FormatVersion: 2, TableUUID: "u", Location: "s3://b/t", LastSequenceNumber: 1, LastUpdatedMs: 5, LastColumnID: 2,
-		Schemas:         []*Schema{New(0, &Field{ID: 1, Name: "a", Type: Int, Required: true}), New(3, &Field{ID: 1, Name: "a", Type: Long, Required: true}, &Field{ID: 2, Name: "b", Type: String})},
+		Schemas:         []*schema.Schema{schema.New(0, &schema.Field{ID: 1, Name: "a", Type: schema.Int, Required: true}), schema.New(3, &schema.Field{ID: 1, Name: "a", Type: schema.Long, Required: true}, &schema.Field{ID: 2, Name: "b", Type: schema.String})},
 		CurrentSchemaID: 3, PartitionSpecs: []PartitionSpec{{SpecID: 0}}, LastPartitionID: 999,
 		Properties: map[string]string{"b": "2", "a": "1"},
 	}
-	out, err := MarshalTableMetadata(m)
+	out, err := MarshalMetadata(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +339,7 @@ func TestTableMetadataNew(t *testing.T) {
 	if string(out) != want {
 		t.Fatalf("got  %s\nwant %s", out, want)
 	}
-	m2, err := ParseTableMetadata(out)
+	m2, err := ParseMetadata(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +347,7 @@ func TestTableMetadataNew(t *testing.T) {
 		t.Fatal("re-parsed metadata differs")
 	}
 	m.FormatVersion = 1
-	out, err = MarshalTableMetadata(m)
+	out, err = MarshalMetadata(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +365,7 @@ func TestTableMetadataErrors(t *testing.T) {
 	base := `"table-uuid":"u","location":"l","last-sequence-number":0,"last-updated-ms":1,"last-column-id":1,"current-schema-id":0,` +
 		`"schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"a","required":false,"type":"int"}]}],` +
 		`"default-spec-id":0,"partition-specs":[{"spec-id":0,"fields":[]}],"last-partition-id":999`
-	if _, err := ParseTableMetadata([]byte(`{"format-version":2,` + base + `}`)); err != nil {
+	if _, err := ParseMetadata([]byte(`{"format-version":2,` + base + `}`)); err != nil {
 		t.Fatalf("valid base: %v", err)
 	}
 	for name, in := range map[string]string{
@@ -379,27 +381,28 @@ func TestTableMetadataErrors(t *testing.T) {
 		"truncated":        `{"format-version":2,` + base,
 		"properties float": `{"format-version":2,` + base + `,"properties":{"a":1}}`,
 	} {
-		if _, err := ParseTableMetadata([]byte(in)); !errors.Is(err, ErrInvalidSchema) {
-			t.Errorf("%s: error %v, want ErrInvalidSchema", name, err)
+		if _, err := ParseMetadata([]byte(in)); !errors.Is(err, schema.ErrInvalidSchema) {
+			t.Errorf("%s: error %v, want schema.ErrInvalidSchema", name, err)
 		}
 	}
-	_, err := ParseTableMetadata([]byte(`{"format-version":2,` + strings.Replace(base, `"type":"int"`, `"type":"integer32"`, 1) + `}`))
-	if !errors.Is(err, ErrUnknownType) || !strings.Contains(err.Error(), `"a"`) || !strings.Contains(err.Error(), `"integer32"`) {
+	_, err := ParseMetadata([]byte(`{"format-version":2,` + strings.Replace(base, `"type":"int"`, `"type":"integer32"`, 1) + `}`))
+	if !errors.Is(err, schema.ErrUnknownType) || !strings.Contains(err.Error(), `"a"`) || !strings.Contains(err.Error(), `"integer32"`) {
 		t.Errorf("unknown type error %q", err)
 	}
 }
 
 func intp(v int) *int { return &v }
 
-func TestJSONValueCompare(t *testing.T) {
-	a := jsonValue(t, []byte(`{"a":1,"b":[1,"x"]}`))
-	if !reflect.DeepEqual(a, jsonValue(t, []byte(`{"b":[1.0,"x"],"a":1e0}`))) {
-		t.Fatal("equal values compare unequal")
+// assertJSONEqual fails t unless got and want are the same JSON value
+// (see jsonutil.Equal: 1 and 1.0 are equal, 1 and 2 are not).
+func assertJSONEqual(t testing.TB, got, want []byte) {
+	t.Helper()
+	eq, err := jsonutil.Equal(got, want)
+	if err != nil {
+		t.Fatalf("invalid JSON: %v\n got: %s\nwant: %s", err, got, want)
 	}
-	for _, o := range []string{`{"a":2,"b":[1,"x"]}`, `{"a":1,"b":["x",1]}`, `{"a":1,"b":[1,"x"],"c":null}`, `{"a":"1","b":[1,"x"]}`} {
-		if reflect.DeepEqual(a, jsonValue(t, []byte(o))) {
-			t.Fatalf("%s compares equal", o)
-		}
+	if !eq {
+		t.Fatalf("JSON values differ\n got: %s\nwant: %s", jsonutil.Compact(got), jsonutil.Compact(want))
 	}
 }
 
@@ -412,7 +415,7 @@ func TestCurrentSnapshotNotInSnapshots(t *testing.T) {
 		`"default-spec-id":0,"partition-specs":[{"spec-id":0,"fields":[]}],"last-partition-id":999,` +
 		`"snapshots":[{"snapshot-id":5,"sequence-number":1,"timestamp-ms":1,"manifest-list":"m.avro","summary":{"operation":"append"}}],`
 	for _, cur := range []string{"5", "-1", "null"} {
-		m, err := ParseTableMetadata([]byte(base + `"current-snapshot-id":` + cur + `}`))
+		m, err := ParseMetadata([]byte(base + `"current-snapshot-id":` + cur + `}`))
 		if err != nil {
 			t.Fatalf("current-snapshot-id %s: %v", cur, err)
 		}
@@ -420,8 +423,64 @@ func TestCurrentSnapshotNotInSnapshots(t *testing.T) {
 			t.Errorf("current-snapshot-id %s: CurrentSnapshot %v", cur, got)
 		}
 	}
-	_, err := ParseTableMetadata([]byte(base + `"current-snapshot-id":6}`))
-	if !errors.Is(err, ErrInvalidSchema) || !errors.Is(err, lakecat.ErrCorrupt) || !strings.Contains(err.Error(), "current-snapshot-id 6 names no snapshot") {
-		t.Fatalf("error %v, want ErrInvalidSchema naming current-snapshot-id 6", err)
+	_, err := ParseMetadata([]byte(base + `"current-snapshot-id":6}`))
+	if !errors.Is(err, schema.ErrInvalidSchema) || !errors.Is(err, lakecat.ErrCorrupt) || !strings.Contains(err.Error(), "current-snapshot-id 6 names no snapshot") {
+		t.Fatalf("error %v, want schema.ErrInvalidSchema naming current-snapshot-id 6", err)
+	}
+}
+
+// TestNameMappingDuckDBColumnMapping applies the nested mapping of
+// duckdb-iceberg's column_mapping table to the id-less layout of its
+// mock_data.parquet (map, list and struct columns).
+func TestNameMappingDuckDBColumnMapping(t *testing.T) {
+	b := readReal(t, "duckdb-iceberg/data/persistent/column_mapping/warehouse/default.db/my_table/metadata/00001-75643dae-a7a7-46ae-ab30-ea80d3793f3f.metadata.json")
+	md, err := ParseMetadata(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := md.NameMapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := schema.New(0,
+		fileField("id", schema.Long, false), fileField("name", schema.String, false), fileField("age", schema.Long, false),
+		fileField("attributes", &schema.MapType{Key: fileField(schema.KeyName, schema.String, true), Value: fileField(schema.ValueName, schema.String, false)}, false),
+		fileField("scores", &schema.ListType{Element: fileField(schema.ElementName, schema.Long, false)}, false),
+		fileField("profile", &schema.StructType{Fields: []*schema.Field{fileField("email", schema.String, false), fileField("verified", schema.Boolean, false)}}, false),
+	)
+	got := m.Apply(file)
+	// The result has exactly the table schema's ids.
+	if !reflect.DeepEqual(fieldIDs(got), fieldIDs(md.CurrentSchema())) {
+		t.Fatalf("ids %v\nwant %v", fieldIDs(got), fieldIDs(md.CurrentSchema()))
+	}
+	if !reflect.DeepEqual(schema.NameMappingFromSchema(md.CurrentSchema()), m) {
+		t.Fatal("NameMappingFromSchema differs from the table's mapping")
+	}
+}
+
+// fileField makes an id-less file field.
+func fileField(name string, typ schema.Type, required bool) *schema.Field {
+	return &schema.Field{ID: schema.NoID, Name: name, Type: typ, Required: required}
+}
+
+// fieldIDs maps each field's slash-separated path of names to its id.
+func fieldIDs(s *schema.Schema) map[string]int {
+	out := map[string]int{}
+	schema.Walk(s.Fields, func(path []string, f *schema.Field) bool {
+		out[strings.Join(path, "/")] = f.ID
+		return true
+	})
+	return out
+}
+
+// TestMetadataDuplicateFieldID: a schema of the metadata with one field id
+// twice is invalid, and the error names the metadata, both fields and the id.
+func TestMetadataDuplicateFieldID(t *testing.T) {
+	_, err := ParseMetadata([]byte(`{"format-version":2,"table-uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1","location":"s3://b/t","last-sequence-number":0,"last-updated-ms":1,"last-column-id":2,"current-schema-id":0,
+				"schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"a","required":true,"type":"int"},{"id":1,"name":"b","required":false,"type":"long"}]}],
+				"default-spec-id":0,"partition-specs":[{"spec-id":0,"fields":[]}],"last-partition-id":999,"default-sort-order-id":0,"sort-orders":[{"order-id":0,"fields":[]}]}`))
+	want := `schema: iceberg table metadata: field "b": duplicate field id 1 (also field "a")`
+	if err == nil || err.Error() != want || !errors.Is(err, schema.ErrInvalidSchema) {
+		t.Fatalf("%v, want %s (ErrInvalidSchema)", err, want)
 	}
 }

@@ -1,4 +1,4 @@
-package schema_test
+package iceberg_test
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // writeMetadata writes a format v2 metadata document of at least size bytes
@@ -66,17 +67,17 @@ func sparkSnapshot(w io.Writer, i int) (int, error) {
 		i, i, i-1, 1700000000000+i, i*100, i*1234, i, i)
 }
 
-// decodeFile decodes the document at path through DecodeTableMetadata with
+// decodeFile decodes the document at path through DecodeMetadata with
 // the given cap and returns the result and the peak heap.
-func decodeFile(t *testing.T, path string, limit int64) (*schema.TableMetadata, error, uint64) {
+func decodeFile(t *testing.T, path string, limit int64) (*iceberg.Metadata, error, uint64) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var m *schema.TableMetadata
-	peak := testutil.PeakHeap(func() { m, err = schema.DecodeTableMetadataLimit(f, limit) })
+	var m *iceberg.Metadata
+	peak := testutil.PeakHeap(func() { m, err = iceberg.DecodeMetadataLimit(f, limit) })
 	return m, err, peak
 }
 
@@ -108,7 +109,7 @@ func TestDecodeTableMetadataHeap(t *testing.T) {
 }
 
 // TestDecodeTableMetadataHostile decodes documents under
-// MaxTableMetadataBytes made of the smallest entries, each within
+// MaxMetadataBytes made of the smallest entries, each within
 // testutil.HeapBound: snapshots of two keys (refused past 2^19 snapshots),
 // a summary of 2^16+1 entries (refused), and a file over the cap (refused
 // after reading the cap).
@@ -139,7 +140,7 @@ func TestDecodeTableMetadataHostile(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, size, _ := writeMetadata(t, c.size, c.body, c.f, c.tail)
-			_, err, peak := decodeFile(t, p, schema.MaxTableMetadataBytes)
+			_, err, peak := decodeFile(t, p, iceberg.MaxMetadataBytes)
 			t.Logf("%d bytes: peak heap %d MiB, %v", size, peak>>20, err)
 			if !errors.Is(err, schema.ErrInvalidSchema) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want ErrInvalidSchema saying %q", err, c.want)

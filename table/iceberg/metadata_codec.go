@@ -1,4 +1,4 @@
-package schema
+package iceberg
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/lakecat/lakecat/internal/jsonutil"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // This file implements the Iceberg table metadata JSON codec (Iceberg table
@@ -21,8 +24,8 @@ const metadataCodec = "iceberg table metadata"
 // mapping (Iceberg table spec, "Column Projection").
 const NameMappingProperty = "schema.name-mapping.default"
 
-// TableMetadata is an Iceberg table metadata file.
-type TableMetadata struct {
+// Metadata is an Iceberg table metadata file.
+type Metadata struct {
 	FormatVersion      int
 	TableUUID          string
 	Location           string
@@ -31,7 +34,7 @@ type TableMetadata struct {
 	LastColumnID       int
 	// Schemas are all schemas; a format v1 file with only "schema" gives one
 	// schema here (schema id 0 unless it carries one).
-	Schemas         []*Schema
+	Schemas         []*schema.Schema
 	CurrentSchemaID int
 	// PartitionSpecs are all partition specs; a format v1 file with only
 	// "partition-spec" gives one spec with spec id 0.
@@ -48,11 +51,11 @@ type TableMetadata struct {
 	// Extra holds every top-level key not decoded above, as raw JSON.
 	Extra map[string]json.RawMessage
 
-	present    map[string]bool            // keys present in the decoded input
-	noSnapshot json.RawMessage            // how the input spelled "no current snapshot"
-	schemaInfo map[*Schema]schemaJSONInfo // how the input spelled each schema
-	unsigned   map[int64]bool             // snapshot ids the input wrote above 2^63-1
-	interned   map[string]string          // snapshot summary keys and short values, shared while decoding
+	present    map[string]bool                   // keys present in the decoded input
+	noSnapshot json.RawMessage                   // how the input spelled "no current snapshot"
+	schemaInfo map[*schema.Schema]schemaJSONInfo // how the input spelled each schema
+	unsigned   map[int64]bool                    // snapshot ids the input wrote above 2^63-1
+	interned   map[string]string                 // snapshot summary keys and short values, shared while decoding
 }
 
 // maxInterned bounds the strings one decode shares between snapshot
@@ -66,7 +69,7 @@ const (
 // before when b is short: snapshot summaries repeat the same keys and many
 // of the same values ("0", "append"), and a table may have hundreds of
 // thousands of snapshots.
-func (m *TableMetadata) intern(b []byte) string {
+func (m *Metadata) intern(b []byte) string {
 	if len(b) > maxInternedLen {
 		return string(b)
 	}
@@ -85,15 +88,15 @@ func (m *TableMetadata) intern(b []byte) string {
 
 // decodeSummary decodes a snapshot summary (a JSON object of strings),
 // sharing its short strings through intern.
-func (m *TableMetadata) decodeSummary(raw json.RawMessage) (map[string]string, error) {
+func (m *Metadata) decodeSummary(raw json.RawMessage) (map[string]string, error) {
 	return decodeStrings(raw, maxStringMapEntries, m.intern)
 }
 
 // snapshotID decodes a snapshot id. Ids above 2^63-1 (seen in DuckDB's test
 // tables) are taken modulo 2^64, as Java's Jackson reads them into a long,
 // and remembered so that they are written back unchanged.
-func (m *TableMetadata) snapshotID(raw json.RawMessage) (int64, error) {
-	v, err := jsonInt(raw, 64)
+func (m *Metadata) snapshotID(raw json.RawMessage) (int64, error) {
+	v, err := jsonutil.Int(raw, 64)
 	if err == nil {
 		return v, nil
 	}
@@ -109,7 +112,7 @@ func (m *TableMetadata) snapshotID(raw json.RawMessage) (int64, error) {
 }
 
 // formatSnapshotID is the inverse of snapshotID.
-func (m *TableMetadata) formatSnapshotID(v int64) string {
+func (m *Metadata) formatSnapshotID(v int64) string {
 	if v < 0 && m.unsigned[v] {
 		return strconv.FormatUint(uint64(v), 10)
 	}
@@ -192,10 +195,10 @@ type MetadataLogEntry struct {
 }
 
 // CurrentSchema returns the schema whose schema id is CurrentSchemaID, or nil.
-func (m *TableMetadata) CurrentSchema() *Schema { return m.SchemaByID(m.CurrentSchemaID) }
+func (m *Metadata) CurrentSchema() *schema.Schema { return m.SchemaByID(m.CurrentSchemaID) }
 
 // SchemaByID returns the schema with the given schema id, or nil.
-func (m *TableMetadata) SchemaByID(id int) *Schema {
+func (m *Metadata) SchemaByID(id int) *schema.Schema {
 	for _, s := range m.Schemas {
 		if s.ID == id {
 			return s
@@ -205,7 +208,7 @@ func (m *TableMetadata) SchemaByID(id int) *Schema {
 }
 
 // CurrentSnapshot returns the current snapshot, or nil when there is none.
-func (m *TableMetadata) CurrentSnapshot() *Snapshot {
+func (m *Metadata) CurrentSnapshot() *Snapshot {
 	if m.CurrentSnapshotID == nil {
 		return nil
 	}
@@ -213,7 +216,7 @@ func (m *TableMetadata) CurrentSnapshot() *Snapshot {
 }
 
 // SnapshotByID returns the snapshot with the given snapshot id, or nil.
-func (m *TableMetadata) SnapshotByID(id int64) *Snapshot {
+func (m *Metadata) SnapshotByID(id int64) *Snapshot {
 	for i := range m.Snapshots {
 		if m.Snapshots[i].SnapshotID == id {
 			return &m.Snapshots[i]
@@ -224,7 +227,7 @@ func (m *TableMetadata) SnapshotByID(id int64) *Snapshot {
 
 // SchemaForSnapshot returns the schema a snapshot was written with (its
 // schema-id), or the current schema when the snapshot names none.
-func (m *TableMetadata) SchemaForSnapshot(s *Snapshot) *Schema {
+func (m *Metadata) SchemaForSnapshot(s *Snapshot) *schema.Schema {
 	if s != nil && s.SchemaID != nil {
 		if sc := m.SchemaByID(*s.SchemaID); sc != nil {
 			return sc
@@ -235,44 +238,44 @@ func (m *TableMetadata) SchemaForSnapshot(s *Snapshot) *Schema {
 
 // NameMapping decodes the table's default name mapping from the property
 // [NameMappingProperty]. It returns nil and no error when the property is
-// absent; a malformed mapping is an error matching [ErrInvalidSchema].
-func (m *TableMetadata) NameMapping() (NameMapping, error) {
+// absent; a malformed mapping is an error matching [schema.ErrInvalidSchema].
+func (m *Metadata) NameMapping() (schema.NameMapping, error) {
 	v, ok := m.Properties[NameMappingProperty]
 	if !ok {
 		return nil, nil
 	}
-	return ParseNameMapping([]byte(v))
+	return schema.ParseNameMapping([]byte(v))
 }
 
-// MaxTableMetadataBytes caps the size of a table metadata file (Iceberg
+// MaxMetadataBytes caps the size of a table metadata file (Iceberg
 // metadata JSON after gunzip, Paimon snapshot and schema files, Hudi
 // timeline instants), in bytes: 64 MiB. It is the one cap every reader of
 // such files applies. An Iceberg metadata file is decoded as a stream (see
-// [DecodeTableMetadata]): a file of Spark-written snapshots peaks at about 3
+// [DecodeMetadata]): a file of Spark-written snapshots peaks at about 3
 // times its size in Go heap, the densest input found (schemas of one-line
 // fields) at about 5 times.
-const MaxTableMetadataBytes = 64 << 20
+const MaxMetadataBytes = 64 << 20
 
-// ParseTableMetadata decodes an Iceberg table metadata JSON file of format
+// ParseMetadata decodes an Iceberg table metadata JSON file of format
 // version 1, 2 or 3. Keys it does not decode are kept in Extra. Errors match
-// [ErrInvalidSchema] and name the key concerned; an unsupported format version
+// [schema.ErrInvalidSchema] and name the key concerned; an unsupported format version
 // is an error too, and so is a current-snapshot-id (other than -1 or null)
-// that names no snapshot of "snapshots", data over [MaxTableMetadataBytes],
+// that names no snapshot of "snapshots", data over [MaxMetadataBytes],
 // more than 2^19 snapshots, or more than 2^16 entries in one snapshot
 // summary or in "properties".
-func ParseTableMetadata(data []byte) (*TableMetadata, error) {
-	if len(data) > MaxTableMetadataBytes {
-		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("%d bytes, over the %d-byte cap for table metadata", len(data), MaxTableMetadataBytes)}
+func ParseMetadata(data []byte) (*Metadata, error) {
+	if len(data) > MaxMetadataBytes {
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("%d bytes, over the %d-byte cap for table metadata", len(data), MaxMetadataBytes)}
 	}
-	return decodeTableMetadata(bytes.NewReader(data), MaxTableMetadataBytes)
+	return decodeMetadata(bytes.NewReader(data), MaxMetadataBytes)
 }
 
 // decodeKeys decodes the top-level keys in a fixed order: obj holds the raw
 // values of the keys that were not streamed, errs the outcome of each
 // streamed key present (see metadataStream).
-func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[string]error) (*TableMetadata, error) {
+func (m *Metadata) decodeKeys(obj map[string]json.RawMessage, errs map[string]error) (*Metadata, error) {
 	bad := func(key string, err error) error {
-		return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad %q", key), Err: err}
+		return &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad %q", key), Err: err}
 	}
 	get := func(key string) (json.RawMessage, bool) {
 		raw, ok := obj[key]
@@ -295,11 +298,11 @@ func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[stri
 		raw, ok := get(key)
 		if !ok {
 			if required {
-				return 0, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("missing %q", key)}
+				return 0, &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("missing %q", key)}
 			}
 			return 0, nil
 		}
-		v, err := jsonInt(raw, bits)
+		v, err := jsonutil.Int(raw, bits)
 		if err != nil {
 			return 0, bad(key, err)
 		}
@@ -307,10 +310,10 @@ func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[stri
 	}
 	strKey := func(key string) (string, error) {
 		raw, ok := get(key)
-		if !ok || isNull(raw) {
+		if !ok || jsonutil.IsNull(raw) {
 			return "", nil
 		}
-		s, err := jsonString(raw)
+		s, err := jsonutil.String(raw)
 		if err != nil {
 			return "", bad(key, err)
 		}
@@ -322,7 +325,7 @@ func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[stri
 		return nil, err
 	}
 	if v < 1 || v > 3 {
-		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("unsupported format-version %d", v)}
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("unsupported format-version %d", v)}
 	}
 	m.FormatVersion = int(v)
 	v2 := m.FormatVersion >= 2
@@ -356,21 +359,21 @@ func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[stri
 			return nil, err
 		}
 		if len(m.Schemas) == 0 {
-			m.Schemas = []*Schema{s}
+			m.Schemas = []*schema.Schema{s}
 			if !m.present["current-schema-id"] {
 				m.CurrentSchemaID = s.ID
 			}
 		}
 	}
 	if len(m.Schemas) == 0 {
-		return nil, &SchemaError{Codec: metadataCodec, Msg: `no "schemas" and no "schema"`}
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: `no "schemas" and no "schema"`}
 	}
 	if m.CurrentSchema() == nil {
-		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-schema-id %d names no schema", m.CurrentSchemaID)}
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-schema-id %d names no schema", m.CurrentSchemaID)}
 	}
 
 	if raw, ok := get("partition-specs"); ok {
-		a, err := jsonArray(raw)
+		a, err := jsonutil.Array(raw)
 		if err != nil {
 			return nil, bad("partition-specs", err)
 		}
@@ -411,7 +414,7 @@ func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[stri
 		}
 	}
 	if raw, ok := get("current-snapshot-id"); ok {
-		if isNull(raw) {
+		if jsonutil.IsNull(raw) {
 			m.noSnapshot = json.RawMessage("null")
 		} else {
 			id, err := m.snapshotID(raw)
@@ -434,7 +437,7 @@ func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[stri
 	// table; Iceberg Java refuses such metadata too ("Cannot find current
 	// snapshot"). -1 and null, no current snapshot, stay valid.
 	if m.CurrentSnapshotID != nil && m.SnapshotByID(*m.CurrentSnapshotID) == nil {
-		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-snapshot-id %d names no snapshot", *m.CurrentSnapshotID)}
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-snapshot-id %d names no snapshot", *m.CurrentSnapshotID)}
 	}
 	for k, raw := range obj {
 		m.Extra[k] = raw
@@ -444,35 +447,41 @@ func (m *TableMetadata) decodeKeys(obj map[string]json.RawMessage, errs map[stri
 
 // parseSchemaObj decodes one schema of "schemas" or "schema" and records how
 // the input spelled it.
-func (m *TableMetadata) parseSchemaObj(raw json.RawMessage) (*Schema, error) {
-	s, err := parseIcebergSchema(raw, metadataCodec)
+func (m *Metadata) parseSchemaObj(raw json.RawMessage) (*schema.Schema, error) {
+	s, err := schema.ParseIcebergSchema(raw)
 	if err != nil {
+		// Name the document the schema is part of, as for its other keys.
+		if se, ok := err.(*schema.SchemaError); ok {
+			c := *se
+			c.Codec = metadataCodec
+			return nil, &c
+		}
 		return nil, err
 	}
 	var info schemaJSONInfo
-	if o, err := jsonObject(raw); err == nil {
+	if o, err := jsonutil.Object(raw); err == nil {
 		_, hasID := o["schema-id"]
 		info.noSchemaID = !hasID
-		if ids, ok := o["identifier-field-ids"]; ok && !isNull(ids) && len(s.IdentifierFieldIDs) == 0 {
+		if ids, ok := o["identifier-field-ids"]; ok && !jsonutil.IsNull(ids) && len(s.IdentifierFieldIDs) == 0 {
 			info.emptyIdentifierList = true
 		}
 	}
 	if m.schemaInfo == nil {
-		m.schemaInfo = map[*Schema]schemaJSONInfo{}
+		m.schemaInfo = map[*schema.Schema]schemaJSONInfo{}
 	}
 	m.schemaInfo[s] = info
 	return s, nil
 }
 
 func parsePartitionSpec(raw json.RawMessage) (PartitionSpec, error) {
-	o, err := jsonObject(raw)
+	o, err := jsonutil.Object(raw)
 	if err != nil {
-		return PartitionSpec{}, &SchemaError{Codec: metadataCodec, Msg: "bad partition spec", Err: err}
+		return PartitionSpec{}, &schema.SchemaError{Codec: metadataCodec, Msg: "bad partition spec", Err: err}
 	}
 	ps := PartitionSpec{present: map[string]bool{}}
-	id, err := jsonInt(o["spec-id"], 32)
+	id, err := jsonutil.Int(o["spec-id"], 32)
 	if err != nil {
-		return ps, &SchemaError{Codec: metadataCodec, Msg: `bad partition spec "spec-id"`, Err: err}
+		return ps, &schema.SchemaError{Codec: metadataCodec, Msg: `bad partition spec "spec-id"`, Err: err}
 	}
 	ps.SpecID = int(id)
 	if ps.Fields, err = parsePartitionFields(o["fields"], false); err != nil {
@@ -483,68 +492,61 @@ func parsePartitionSpec(raw json.RawMessage) (PartitionSpec, error) {
 	}
 	delete(o, "spec-id")
 	delete(o, "fields")
-	ps.Extra = extraOrNil(o)
+	ps.Extra = jsonutil.NilIfEmpty(o)
 	return ps, nil
 }
 
 func parsePartitionFields(raw json.RawMessage, v1 bool) ([]PartitionField, error) {
-	a, err := jsonArray(raw)
+	a, err := jsonutil.Array(raw)
 	if err != nil {
-		return nil, &SchemaError{Codec: metadataCodec, Msg: "bad partition fields", Err: err}
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: "bad partition fields", Err: err}
 	}
 	out := make([]PartitionField, 0, len(a))
 	for i, r := range a {
-		o, err := jsonObject(r)
+		o, err := jsonutil.Object(r)
 		if err != nil {
-			return nil, &SchemaError{Codec: metadataCodec, Msg: "bad partition field", Err: err}
+			return nil, &schema.SchemaError{Codec: metadataCodec, Msg: "bad partition field", Err: err}
 		}
 		f := PartitionField{present: map[string]bool{}}
 		for k := range o {
 			f.present[k] = true
 		}
-		if f.Name, err = jsonString(o["name"]); err != nil {
-			return nil, &SchemaError{Codec: metadataCodec, Msg: `bad partition field "name"`, Err: err}
+		if f.Name, err = jsonutil.String(o["name"]); err != nil {
+			return nil, &schema.SchemaError{Codec: metadataCodec, Msg: `bad partition field "name"`, Err: err}
 		}
-		if f.Transform, err = jsonString(o["transform"]); err != nil {
-			return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "transform"`, Err: err}
+		if f.Transform, err = jsonutil.String(o["transform"]); err != nil {
+			return nil, &schema.SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "transform"`, Err: err}
 		}
 		if r, ok := o["source-id"]; ok {
-			v, err := jsonInt(r, 32)
+			v, err := jsonutil.Int(r, 32)
 			if err != nil {
-				return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "source-id"`, Err: err}
+				return nil, &schema.SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "source-id"`, Err: err}
 			}
 			f.SourceID = int(v)
 		} else if _, ok := o["source-ids"]; !ok {
-			return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `partition field without "source-id"`}
+			return nil, &schema.SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `partition field without "source-id"`}
 		}
 		if r, ok := o["field-id"]; ok {
-			v, err := jsonInt(r, 32)
+			v, err := jsonutil.Int(r, 32)
 			if err != nil {
-				return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "field-id"`, Err: err}
+				return nil, &schema.SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `bad partition field "field-id"`, Err: err}
 			}
 			f.FieldID = int(v)
 		} else if v1 {
 			f.FieldID = 1000 + i
 		} else {
-			return nil, &SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `partition field without "field-id"`}
+			return nil, &schema.SchemaError{Codec: metadataCodec, Path: f.Name, Msg: `partition field without "field-id"`}
 		}
 		for _, k := range []string{"name", "transform", "source-id", "field-id"} {
 			delete(o, k)
 		}
-		f.Extra = extraOrNil(o)
+		f.Extra = jsonutil.NilIfEmpty(o)
 		out = append(out, f)
 	}
 	return out, nil
 }
 
-func extraOrNil(o map[string]json.RawMessage) map[string]json.RawMessage {
-	if len(o) == 0 {
-		return nil
-	}
-	return o
-}
-
-func (m *TableMetadata) parseSnapshot(raw json.RawMessage) (Snapshot, error) {
+func (m *Metadata) parseSnapshot(raw json.RawMessage) (Snapshot, error) {
 	var s Snapshot
 	var id, parent, seq, ts, list, manifests, schemaID, summary json.RawMessage
 	err := eachMember(raw, func(k, v []byte) error {
@@ -575,15 +577,15 @@ func (m *TableMetadata) parseSnapshot(raw json.RawMessage) (Snapshot, error) {
 		return nil
 	})
 	if err != nil {
-		return Snapshot{}, &SchemaError{Codec: metadataCodec, Msg: "bad snapshot", Err: err}
+		return Snapshot{}, &schema.SchemaError{Codec: metadataCodec, Msg: "bad snapshot", Err: err}
 	}
 	bad := func(key string, err error) error {
-		return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad snapshot %q", key), Err: err}
+		return &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad snapshot %q", key), Err: err}
 	}
 	if s.SnapshotID, err = m.snapshotID(id); err != nil {
 		return s, bad("snapshot-id", err)
 	}
-	if parent != nil && !isNull(parent) {
+	if parent != nil && !jsonutil.IsNull(parent) {
 		v, err := m.snapshotID(parent)
 		if err != nil {
 			return s, bad("parent-snapshot-id", err)
@@ -591,25 +593,25 @@ func (m *TableMetadata) parseSnapshot(raw json.RawMessage) (Snapshot, error) {
 		s.ParentSnapshotID = &v
 	}
 	if seq != nil {
-		if s.SequenceNumber, err = jsonInt(seq, 64); err != nil {
+		if s.SequenceNumber, err = jsonutil.Int(seq, 64); err != nil {
 			return s, bad("sequence-number", err)
 		}
 	}
-	if s.TimestampMs, err = jsonInt(ts, 64); err != nil {
+	if s.TimestampMs, err = jsonutil.Int(ts, 64); err != nil {
 		return s, bad("timestamp-ms", err)
 	}
-	if list != nil && !isNull(list) {
-		if s.ManifestList, err = jsonString(list); err != nil {
+	if list != nil && !jsonutil.IsNull(list) {
+		if s.ManifestList, err = jsonutil.String(list); err != nil {
 			return s, bad("manifest-list", err)
 		}
 	}
 	if manifests != nil {
-		if s.Manifests, err = decodeStringList(manifests); err != nil {
+		if s.Manifests, err = jsonutil.StringList(manifests); err != nil {
 			return s, bad("manifests", err)
 		}
 	}
-	if schemaID != nil && !isNull(schemaID) {
-		v, err := jsonInt(schemaID, 32)
+	if schemaID != nil && !jsonutil.IsNull(schemaID) {
+		v, err := jsonutil.Int(schemaID, 32)
 		if err != nil {
 			return s, bad("schema-id", err)
 		}
@@ -634,7 +636,7 @@ var metadataKeyOrder = []string{
 	"snapshot-log", "metadata-log",
 }
 
-// MarshalTableMetadata encodes m as Iceberg table metadata JSON. Format v1
+// MarshalMetadata encodes m as Iceberg table metadata JSON. Format v1
 // metadata always gets the single "schema" (the current schema) that v1
 // readers need, and "schemas" with "current-schema-id" when it has more
 // than one schema (so an evolved v1 table keeps its schema history), is new
@@ -643,29 +645,29 @@ var metadataKeyOrder = []string{
 // "partition-spec" unless the decoded input had them. Keys in
 // Extra are written unchanged. The output of a decoded file is equal, as a
 // JSON value, to the input (key order and white space aside). An invalid
-// schema is an error matching [ErrInvalidSchema].
-func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
+// schema is an error matching [schema.ErrInvalidSchema].
+func MarshalMetadata(m *Metadata) ([]byte, error) {
 	if m.CurrentSchema() == nil {
-		return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-schema-id %d names no schema", m.CurrentSchemaID)}
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("current-schema-id %d names no schema", m.CurrentSchemaID)}
 	}
 	v1 := m.FormatVersion <= 1
 	has := func(k string) bool { return m.present[k] }
 	decoded := m.present != nil
-	parts := map[string]func(w *jsonWriter) error{}
-	add := func(k string, fn func(w *jsonWriter) error) { parts[k] = fn }
+	parts := map[string]func(w *jsonutil.Writer) error{}
+	add := func(k string, fn func(w *jsonutil.Writer) error) { parts[k] = fn }
 
-	add("format-version", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.FormatVersion)); return nil })
+	add("format-version", func(w *jsonutil.Writer) error { w.WriteString(strconv.Itoa(m.FormatVersion)); return nil })
 	if m.TableUUID != "" || has("table-uuid") {
-		add("table-uuid", func(w *jsonWriter) error { w.writeString(m.TableUUID); return nil })
+		add("table-uuid", func(w *jsonutil.Writer) error { w.Quote(m.TableUUID); return nil })
 	}
 	if m.Location != "" || has("location") {
-		add("location", func(w *jsonWriter) error { w.writeString(m.Location); return nil })
+		add("location", func(w *jsonutil.Writer) error { w.Quote(m.Location); return nil })
 	}
 	if !v1 || has("last-sequence-number") {
-		add("last-sequence-number", func(w *jsonWriter) error { w.WriteString(strconv.FormatInt(m.LastSequenceNumber, 10)); return nil })
+		add("last-sequence-number", func(w *jsonutil.Writer) error { w.WriteString(strconv.FormatInt(m.LastSequenceNumber, 10)); return nil })
 	}
-	add("last-updated-ms", func(w *jsonWriter) error { w.WriteString(strconv.FormatInt(m.LastUpdatedMs, 10)); return nil })
-	add("last-column-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.LastColumnID)); return nil })
+	add("last-updated-ms", func(w *jsonutil.Writer) error { w.WriteString(strconv.FormatInt(m.LastUpdatedMs, 10)); return nil })
+	add("last-column-id", func(w *jsonutil.Writer) error { w.WriteString(strconv.Itoa(m.LastColumnID)); return nil })
 	// Format v1 (table spec, "Table Metadata Fields" and the v1 writer
 	// rules): "schema", the current schema, is required; "schemas" and
 	// "current-schema-id" are optional, so they are written when there is
@@ -673,26 +675,26 @@ func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
 	// the decoded file had them.
 	v1History := v1 && (!decoded || len(m.Schemas) > 1)
 	if v1 || has("schema") {
-		add("schema", func(w *jsonWriter) error { return m.writeSchema(w, m.CurrentSchema()) })
+		add("schema", func(w *jsonutil.Writer) error { return m.writeSchema(w, m.CurrentSchema()) })
 	}
 	if !v1 || v1History || has("current-schema-id") {
-		add("current-schema-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.CurrentSchemaID)); return nil })
+		add("current-schema-id", func(w *jsonutil.Writer) error { w.WriteString(strconv.Itoa(m.CurrentSchemaID)); return nil })
 	}
 	if !v1 || v1History || has("schemas") {
-		add("schemas", func(w *jsonWriter) error {
-			w.open('[')
+		add("schemas", func(w *jsonutil.Writer) error {
+			w.Open('[')
 			for _, s := range m.Schemas {
-				w.elem()
+				w.Elem()
 				if err := m.writeSchema(w, s); err != nil {
 					return err
 				}
 			}
-			w.close(']')
+			w.Close(']')
 			return nil
 		})
 	}
 	if (v1 && !decoded) || has("partition-spec") {
-		add("partition-spec", func(w *jsonWriter) error {
+		add("partition-spec", func(w *jsonutil.Writer) error {
 			var fs []PartitionField
 			for _, ps := range m.PartitionSpecs {
 				if ps.SpecID == m.DefaultSpecID {
@@ -704,35 +706,35 @@ func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
 		})
 	}
 	if !v1 || !decoded || has("default-spec-id") {
-		add("default-spec-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.DefaultSpecID)); return nil })
+		add("default-spec-id", func(w *jsonutil.Writer) error { w.WriteString(strconv.Itoa(m.DefaultSpecID)); return nil })
 	}
 	if !v1 || !decoded || has("partition-specs") {
-		add("partition-specs", func(w *jsonWriter) error {
-			w.open('[')
+		add("partition-specs", func(w *jsonutil.Writer) error {
+			w.Open('[')
 			for _, ps := range m.PartitionSpecs {
-				w.elem()
-				w.open('{')
-				w.int("spec-id", int64(ps.SpecID))
-				w.key("fields")
+				w.Elem()
+				w.Open('{')
+				w.Int("spec-id", int64(ps.SpecID))
+				w.Key("fields")
 				writePartitionFields(w, ps.Fields)
-				writeExtra(w, ps.Extra)
-				w.close('}')
+				w.RawMembers(ps.Extra)
+				w.Close('}')
 			}
-			w.close(']')
+			w.Close(']')
 			return nil
 		})
 	}
 	if !v1 || !decoded || has("last-partition-id") {
-		add("last-partition-id", func(w *jsonWriter) error { w.WriteString(strconv.Itoa(m.LastPartitionID)); return nil })
+		add("last-partition-id", func(w *jsonutil.Writer) error { w.WriteString(strconv.Itoa(m.LastPartitionID)); return nil })
 	}
 	if m.Properties != nil || has("properties") {
-		add("properties", func(w *jsonWriter) error {
-			w.strMapValue(m.Properties)
+		add("properties", func(w *jsonutil.Writer) error {
+			w.StrMapValue(m.Properties)
 			return nil
 		})
 	}
 	if m.CurrentSnapshotID != nil || m.noSnapshot != nil {
-		add("current-snapshot-id", func(w *jsonWriter) error {
+		add("current-snapshot-id", func(w *jsonutil.Writer) error {
 			if m.CurrentSnapshotID != nil {
 				w.WriteString(m.formatSnapshotID(*m.CurrentSnapshotID))
 			} else {
@@ -741,45 +743,45 @@ func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
 			return nil
 		})
 	} else if !decoded && v1 {
-		add("current-snapshot-id", func(w *jsonWriter) error { w.WriteString("-1"); return nil })
+		add("current-snapshot-id", func(w *jsonutil.Writer) error { w.WriteString("-1"); return nil })
 	}
 	if m.Snapshots != nil || has("snapshots") {
-		add("snapshots", func(w *jsonWriter) error {
-			w.open('[')
+		add("snapshots", func(w *jsonutil.Writer) error {
+			w.Open('[')
 			for i := range m.Snapshots {
-				w.elem()
+				w.Elem()
 				m.writeSnapshot(w, &m.Snapshots[i])
 			}
-			w.close(']')
+			w.Close(']')
 			return nil
 		})
 	}
 	if m.SnapshotLog != nil || has("snapshot-log") {
-		add("snapshot-log", func(w *jsonWriter) error {
-			w.open('[')
+		add("snapshot-log", func(w *jsonutil.Writer) error {
+			w.Open('[')
 			for _, e := range m.SnapshotLog {
-				w.elem()
-				w.open('{')
-				w.int("timestamp-ms", e.TimestampMs)
-				w.key("snapshot-id")
+				w.Elem()
+				w.Open('{')
+				w.Int("timestamp-ms", e.TimestampMs)
+				w.Key("snapshot-id")
 				w.WriteString(m.formatSnapshotID(e.SnapshotID))
-				w.close('}')
+				w.Close('}')
 			}
-			w.close(']')
+			w.Close(']')
 			return nil
 		})
 	}
 	if m.MetadataLog != nil || has("metadata-log") {
-		add("metadata-log", func(w *jsonWriter) error {
-			w.open('[')
+		add("metadata-log", func(w *jsonutil.Writer) error {
+			w.Open('[')
 			for _, e := range m.MetadataLog {
-				w.elem()
-				w.open('{')
-				w.int("timestamp-ms", e.TimestampMs)
-				w.str("metadata-file", e.MetadataFile)
-				w.close('}')
+				w.Elem()
+				w.Open('{')
+				w.Int("timestamp-ms", e.TimestampMs)
+				w.Str("metadata-file", e.MetadataFile)
+				w.Close('}')
 			}
-			w.close(']')
+			w.Close(']')
 			return nil
 		})
 	}
@@ -788,11 +790,11 @@ func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
 			continue
 		}
 		raw := raw
-		add(k, func(w *jsonWriter) error { w.Write(compactJSON(raw)); return nil })
+		add(k, func(w *jsonutil.Writer) error { w.Write(jsonutil.Compact(raw)); return nil })
 	}
 
-	var w jsonWriter
-	w.open('{')
+	var w jsonutil.Writer
+	w.Open('{')
 	done := map[string]bool{}
 	emit := func(k string) error {
 		fn, ok := parts[k]
@@ -800,7 +802,7 @@ func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
 			return nil
 		}
 		done[k] = true
-		w.key(k)
+		w.Key(k)
 		return fn(&w)
 	}
 	for _, k := range metadataKeyOrder {
@@ -820,92 +822,103 @@ func MarshalTableMetadata(m *TableMetadata) ([]byte, error) {
 			return nil, err
 		}
 	}
-	w.close('}')
+	w.Close('}')
 	return w.Bytes(), nil
 }
 
-func (m *TableMetadata) writeSchema(w *jsonWriter, s *Schema) error {
+func (m *Metadata) writeSchema(w *jsonutil.Writer, s *schema.Schema) error {
 	info := m.schemaInfo[s]
-	w.open('{')
-	w.str("type", "struct")
+	w.Open('{')
+	w.Str("type", "struct")
 	if !info.noSchemaID {
-		w.int("schema-id", int64(s.ID))
+		w.Int("schema-id", int64(s.ID))
 	}
 	if len(s.IdentifierFieldIDs) > 0 || info.emptyIdentifierList {
-		w.key("identifier-field-ids")
-		w.open('[')
+		w.Key("identifier-field-ids")
+		w.Open('[')
 		for _, id := range s.IdentifierFieldIDs {
-			w.elem()
+			w.Elem()
 			w.WriteString(strconv.Itoa(id))
 		}
-		w.close(']')
+		w.Close(']')
 	}
-	if err := writeIcebergFields(w, s.Fields, ""); err != nil {
+	fields, err := schemaFields(s)
+	if err != nil {
 		return err
 	}
-	w.close('}')
+	w.Key("fields")
+	w.Write(fields)
+	w.Close('}')
 	return nil
 }
 
-func writePartitionFields(w *jsonWriter, fs []PartitionField) {
-	w.open('[')
-	for _, f := range fs {
-		w.elem()
-		w.open('{')
-		w.str("name", f.Name)
-		w.str("transform", f.Transform)
-		if f.present == nil || f.present["source-id"] {
-			w.int("source-id", int64(f.SourceID))
-		}
-		if f.present == nil || f.present["field-id"] {
-			w.int("field-id", int64(f.FieldID))
-		}
-		writeExtra(w, f.Extra)
-		w.close('}')
+// fieldsKey is what precedes the "fields" array in the output of
+// schema.MarshalIcebergSchema.
+var fieldsKey = []byte(`,"fields":`)
+
+// schemaFields returns the "fields" array of s as
+// schema.MarshalIcebergSchema writes it. That function writes "fields" last,
+// after "type", "schema-id" and the integers of "identifier-field-ids", so
+// the first fieldsKey in its output starts the array.
+func schemaFields(s *schema.Schema) ([]byte, error) {
+	b, err := schema.MarshalIcebergSchema(s)
+	if err != nil {
+		return nil, err
 	}
-	w.close(']')
+	i := bytes.Index(b, fieldsKey)
+	if i < 0 || b[len(b)-1] != '}' {
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: "schema without fields"}
+	}
+	return b[i+len(fieldsKey) : len(b)-1], nil
 }
 
-func (m *TableMetadata) writeSnapshot(w *jsonWriter, s *Snapshot) {
+func writePartitionFields(w *jsonutil.Writer, fs []PartitionField) {
+	w.Open('[')
+	for _, f := range fs {
+		w.Elem()
+		w.Open('{')
+		w.Str("name", f.Name)
+		w.Str("transform", f.Transform)
+		if f.present == nil || f.present["source-id"] {
+			w.Int("source-id", int64(f.SourceID))
+		}
+		if f.present == nil || f.present["field-id"] {
+			w.Int("field-id", int64(f.FieldID))
+		}
+		w.RawMembers(f.Extra)
+		w.Close('}')
+	}
+	w.Close(']')
+}
+
+func (m *Metadata) writeSnapshot(w *jsonutil.Writer, s *Snapshot) {
 	has := func(k string) bool { return s.present&snapshotKeyBits[k] != 0 }
-	w.open('{')
-	w.key("snapshot-id")
+	w.Open('{')
+	w.Key("snapshot-id")
 	w.WriteString(m.formatSnapshotID(s.SnapshotID))
 	if s.ParentSnapshotID != nil {
-		w.key("parent-snapshot-id")
+		w.Key("parent-snapshot-id")
 		w.WriteString(m.formatSnapshotID(*s.ParentSnapshotID))
 	} else if has("parent-snapshot-id") {
-		w.key("parent-snapshot-id")
+		w.Key("parent-snapshot-id")
 		w.WriteString("null")
 	}
 	if s.SequenceNumber != 0 || has("sequence-number") {
-		w.int("sequence-number", s.SequenceNumber)
+		w.Int("sequence-number", s.SequenceNumber)
 	}
-	w.int("timestamp-ms", s.TimestampMs)
+	w.Int("timestamp-ms", s.TimestampMs)
 	if s.ManifestList != "" || has("manifest-list") {
-		w.str("manifest-list", s.ManifestList)
+		w.Str("manifest-list", s.ManifestList)
 	}
 	if s.Manifests != nil || has("manifests") {
-		w.strList("manifests", s.Manifests)
+		w.StrList("manifests", s.Manifests)
 	}
 	if s.Summary != nil || has("summary") {
-		w.strMap("summary", s.Summary)
+		w.StrMap("summary", s.Summary)
 	}
 	if s.SchemaID != nil {
-		w.int("schema-id", int64(*s.SchemaID))
+		w.Int("schema-id", int64(*s.SchemaID))
 	}
-	writeExtra(w, s.Extra)
-	w.close('}')
-}
-
-// writeExtra writes raw keys in sorted order.
-func writeExtra(w *jsonWriter, extra map[string]json.RawMessage) {
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		w.raw(k, extra[k])
-	}
+	w.RawMembers(s.Extra)
+	w.Close('}')
 }

@@ -1,8 +1,10 @@
-package schema
+package iceberg
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/lakecat/lakecat/schema"
 )
 
 const v1OnlySchema = `{"format-version":1,"table-uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1","location":"file:/t","last-updated-ms":1,"last-column-id":2,
@@ -16,11 +18,11 @@ const v1OnlySchema = `{"format-version":1,"table-uuid":"9c12d441-03fe-4693-9a96-
 // "schema" alone and the old schema lost. Unchanged, the file is written
 // as it was.
 func TestV1MetadataKeepsSchemaHistory(t *testing.T) {
-	m, err := ParseTableMetadata([]byte(v1OnlySchema))
+	m, err := ParseMetadata([]byte(v1OnlySchema))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := MarshalTableMetadata(m)
+	out, err := MarshalMetadata(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,10 +34,10 @@ func TestV1MetadataKeepsSchemaHistory(t *testing.T) {
 		t.Errorf("unchanged v1 file got \"schemas\": %s", out)
 	}
 
-	next := New(1, m.Schemas[0].Fields[0], m.Schemas[0].Fields[1], &Field{ID: 3, Name: "c", Type: Long})
+	next := schema.New(1, m.Schemas[0].Fields[0], m.Schemas[0].Fields[1], &schema.Field{ID: 3, Name: "c", Type: schema.Long})
 	m.Schemas = append(m.Schemas, next)
 	m.CurrentSchemaID, m.LastColumnID = 1, 3
-	out, err = MarshalTableMetadata(m)
+	out, err = MarshalMetadata(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func TestV1MetadataKeepsSchemaHistory(t *testing.T) {
 	if s := string(got["current-schema-id"]); s != "1" {
 		t.Errorf("current-schema-id: %s", s)
 	}
-	back, err := ParseTableMetadata(out)
+	back, err := ParseMetadata(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,12 +60,12 @@ func TestV1MetadataKeepsSchemaHistory(t *testing.T) {
 	}
 
 	// A v1 file with "schemas" and no "schema" gets "schema" too.
-	m2, err := ParseTableMetadata([]byte(`{"format-version":1,"location":"file:/t","last-updated-ms":1,"last-column-id":1,"current-schema-id":0,
+	m2, err := ParseMetadata([]byte(`{"format-version":1,"location":"file:/t","last-updated-ms":1,"last-column-id":1,"current-schema-id":0,
 		"schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"a","required":true,"type":"int"}]}],"partition-spec":[]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err = MarshalTableMetadata(m2)
+	out, err = MarshalMetadata(m2)
 	if err != nil {
 		t.Fatal(err)
 	}

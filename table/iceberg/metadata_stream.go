@@ -1,10 +1,13 @@
-package schema
+package iceberg
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/lakecat/lakecat/internal/jsonutil"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // The top level of a table metadata document is read as a stream of tokens.
@@ -19,7 +22,7 @@ import (
 var streamedKeys = map[string]bool{"schemas": true, "snapshots": true, "snapshot-log": true, "metadata-log": true}
 
 // Caps on what one metadata document may hold besides its size: a document
-// under MaxTableMetadataBytes made of the smallest possible entries would
+// under MaxMetadataBytes made of the smallest possible entries would
 // otherwise decode to many times its size.
 const (
 	// maxSnapshots caps "snapshots": 2^19. A 64 MiB file of snapshots as
@@ -111,28 +114,28 @@ func (s *spaceSqueezer) Read(p []byte) (int, error) {
 	}
 }
 
-// DecodeTableMetadata is [ParseTableMetadata] reading the document from r,
-// of which it reads at most [MaxTableMetadataBytes] (a longer document is an
-// error matching [ErrInvalidSchema]). Peak memory is the decoded metadata
+// DecodeMetadata is [ParseMetadata] reading the document from r,
+// of which it reads at most [MaxMetadataBytes] (a longer document is an
+// error matching [schema.ErrInvalidSchema]). Peak memory is the decoded metadata
 // plus the largest single snapshot, schema or other top-level value: the
 // document is never held whole. An error reading r is returned wrapped, not
 // as a schema error.
-func DecodeTableMetadata(r io.Reader) (*TableMetadata, error) {
-	return decodeTableMetadata(r, MaxTableMetadataBytes)
+func DecodeMetadata(r io.Reader) (*Metadata, error) {
+	return decodeMetadata(r, MaxMetadataBytes)
 }
 
-func decodeTableMetadata(r io.Reader, limit int64) (*TableMetadata, error) {
+func decodeMetadata(r io.Reader, limit int64) (*Metadata, error) {
 	cr := &capReader{r: r, left: limit}
-	m := &TableMetadata{present: map[string]bool{}, Extra: map[string]json.RawMessage{}}
+	m := &Metadata{present: map[string]bool{}, Extra: map[string]json.RawMessage{}}
 	st := &metadataStream{m: m, dec: json.NewDecoder(&spaceSqueezer{r: cr}), obj: map[string]json.RawMessage{}, errs: map[string]error{}}
 	if err := st.readTop(); err != nil {
 		switch {
 		case errors.Is(cr.err, errOverCap):
-			return nil, &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("over the %d-byte cap for table metadata", limit)}
+			return nil, &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("over the %d-byte cap for table metadata", limit)}
 		case cr.err != nil:
 			return nil, fmt.Errorf("%s: read: %w", metadataCodec, cr.err)
 		}
-		return nil, &SchemaError{Codec: metadataCodec, Msg: "not a JSON object", Err: err}
+		return nil, &schema.SchemaError{Codec: metadataCodec, Msg: "not a JSON object", Err: err}
 	}
 	if st.errs["snapshots"] == nil {
 		m.Snapshots = st.snapshots.all()
@@ -145,7 +148,7 @@ func decodeTableMetadata(r io.Reader, limit int64) (*TableMetadata, error) {
 
 // metadataStream is the state of one streamed decode.
 type metadataStream struct {
-	m    *TableMetadata
+	m    *Metadata
 	dec  *json.Decoder
 	obj  map[string]json.RawMessage // top-level keys not streamed, raw
 	errs map[string]error           // per streamed key: the first error of its value, or nil
@@ -283,7 +286,7 @@ func (st *metadataStream) skip() error {
 // max entries, that a json.Decoder has read whole, passing each key and
 // value through intern when it is not nil. No map of raw values is built.
 func decodeStrings(raw json.RawMessage, max int, intern func([]byte) string) (map[string]string, error) {
-	if isNull(raw) {
+	if jsonutil.IsNull(raw) {
 		return nil, nil
 	}
 	out := map[string]string{}
@@ -297,10 +300,10 @@ func decodeStrings(raw json.RawMessage, max int, intern func([]byte) string) (ma
 		if len(v) < 2 || v[0] != '"' {
 			return errors.New("not a JSON string")
 		}
-		if intern != nil && plainString(v) {
+		if intern != nil && jsonutil.PlainString(v) {
 			val = intern(v[1 : len(v)-1])
 		} else {
-			s, err := jsonString(v)
+			s, err := jsonutil.String(v)
 			if err != nil {
 				return err
 			}
@@ -319,7 +322,7 @@ func decodeStrings(raw json.RawMessage, max int, intern func([]byte) string) (ma
 }
 
 func notArray(key string) error {
-	return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad %q", key), Err: errors.New("not a JSON array")}
+	return &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad %q", key), Err: errors.New("not a JSON array")}
 }
 
 // resetStreamed forgets what an earlier occurrence of a streamed key decoded
@@ -346,7 +349,7 @@ func (st *metadataStream) resetStreamed(key string) {
 func (st *metadataStream) decodeElement(key string, raw json.RawMessage) error {
 	m := st.m
 	bad := func(err error) error {
-		return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad %q", key), Err: err}
+		return &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf("bad %q", key), Err: err}
 	}
 	switch key {
 	case "schemas":
@@ -357,7 +360,7 @@ func (st *metadataStream) decodeElement(key string, raw json.RawMessage) error {
 		m.Schemas = append(m.Schemas, s)
 	case "snapshots":
 		if st.snapshots.n == maxSnapshots {
-			return &SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf(`more than %d "snapshots"`, maxSnapshots)}
+			return &schema.SchemaError{Codec: metadataCodec, Msg: fmt.Sprintf(`more than %d "snapshots"`, maxSnapshots)}
 		}
 		s, err := m.parseSnapshot(raw)
 		if err != nil {
@@ -365,23 +368,23 @@ func (st *metadataStream) decodeElement(key string, raw json.RawMessage) error {
 		}
 		st.snapshots.add(s)
 	case "snapshot-log":
-		o, err := jsonObject(raw)
+		o, err := jsonutil.Object(raw)
 		if err != nil {
 			return bad(err)
 		}
-		ts, err1 := jsonInt(o["timestamp-ms"], 64)
+		ts, err1 := jsonutil.Int(o["timestamp-ms"], 64)
 		id, err2 := m.snapshotID(o["snapshot-id"])
 		if err1 != nil || err2 != nil {
-			return bad(errNotInteger)
+			return bad(jsonutil.ErrNotInteger)
 		}
 		m.SnapshotLog = append(m.SnapshotLog, SnapshotLogEntry{TimestampMs: ts, SnapshotID: id})
 	case "metadata-log":
-		o, err := jsonObject(raw)
+		o, err := jsonutil.Object(raw)
 		if err != nil {
 			return bad(err)
 		}
-		ts, err1 := jsonInt(o["timestamp-ms"], 64)
-		f, err2 := jsonString(o["metadata-file"])
+		ts, err1 := jsonutil.Int(o["timestamp-ms"], 64)
+		f, err2 := jsonutil.String(o["metadata-file"])
 		if err1 != nil || err2 != nil {
 			return bad(errors.New("bad entry"))
 		}
@@ -419,7 +422,7 @@ func eachMember(raw []byte, fn func(key, val []byte) error) error {
 		}
 		end := stringEnd(raw, i)
 		key := raw[i+1 : max(i+1, end-1)]
-		if !plainString(raw[i:end]) { // escapes or non-ASCII: as encoding/json decodes it
+		if !jsonutil.PlainString(raw[i:end]) { // escapes or non-ASCII: as encoding/json decodes it
 			var k string
 			if err := json.Unmarshal(raw[i:end], &k); err != nil {
 				return err

@@ -1,4 +1,4 @@
-package schema
+package iceberg
 
 import (
 	"encoding/json"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/lakecat/lakecat/internal/jsonutil"
+	"github.com/lakecat/lakecat/schema"
 )
 
 const streamHead = `{"format-version":2,"location":"l","last-sequence-number":1,"last-updated-ms":1,"last-column-id":1,"current-schema-id":0,` +
@@ -22,7 +25,7 @@ func TestDecodeTableMetadataStream(t *testing.T) {
 	snap := func(id string) string {
 		return `{"snapshot-id":` + id + `,"timestamp-ms":1,"summary":{"operation":"append","note":"x \t  y"}}`
 	}
-	m, err := ParseTableMetadata([]byte(streamHead + ",\n  \"snapshots\" : [" + snap("1") + "],\t\"snapshots\":[" + snap("2") + " , " + snap("3") + `],"snapshot-log":null}`))
+	m, err := ParseMetadata([]byte(streamHead + ",\n  \"snapshots\" : [" + snap("1") + "],\t\"snapshots\":[" + snap("2") + " , " + snap("3") + `],"snapshot-log":null}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +38,7 @@ func TestDecodeTableMetadataStream(t *testing.T) {
 	if got := m.Schemas[0].Fields[0].Name; got != "a  b" {
 		t.Errorf("field name %q", got)
 	}
-	out, err := MarshalTableMetadata(m)
+	out, err := MarshalMetadata(m)
 	if err != nil || !strings.Contains(string(out), `"snapshot-log":[]`) {
 		t.Errorf("re-encoded: %v\n%s", err, out)
 	}
@@ -50,22 +53,22 @@ func TestDecodeTableMetadataStream(t *testing.T) {
 		{`[]`, "not a JSON object"},
 		{`{"format-version":9,"snapshots":[{}]}`, "unsupported format-version 9"},
 	} {
-		_, err := ParseTableMetadata([]byte(c.in))
-		if !errors.Is(err, ErrInvalidSchema) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s:\n got %v\nwant ErrInvalidSchema saying %q", c.in, err, c.want)
+		_, err := ParseMetadata([]byte(c.in))
+		if !errors.Is(err, schema.ErrInvalidSchema) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant schema.ErrInvalidSchema saying %q", c.in, err, c.want)
 		}
 	}
 
 	failed := errors.New("connection reset")
-	_, err = DecodeTableMetadata(io.MultiReader(strings.NewReader(streamHead+`,"snapshots":[`), iotest.ErrReader(failed)))
-	if !errors.Is(err, failed) || errors.Is(err, ErrInvalidSchema) {
+	_, err = DecodeMetadata(io.MultiReader(strings.NewReader(streamHead+`,"snapshots":[`), iotest.ErrReader(failed)))
+	if !errors.Is(err, failed) || errors.Is(err, schema.ErrInvalidSchema) {
 		t.Errorf("failed read: %v, want the read error and no schema error", err)
 	}
-	_, err = decodeTableMetadata(strings.NewReader(streamHead+`}`), 10)
-	if !errors.Is(err, ErrInvalidSchema) || !strings.Contains(err.Error(), "over the 10-byte cap") {
+	_, err = decodeMetadata(strings.NewReader(streamHead+`}`), 10)
+	if !errors.Is(err, schema.ErrInvalidSchema) || !strings.Contains(err.Error(), "over the 10-byte cap") {
 		t.Errorf("over the cap: %v", err)
 	}
-	if _, err := decodeTableMetadata(strings.NewReader(streamHead+`}`), int64(len(streamHead)+1)); err != nil {
+	if _, err := decodeMetadata(strings.NewReader(streamHead+`}`), int64(len(streamHead)+1)); err != nil {
 		t.Errorf("exactly at the cap: %v", err)
 	}
 }
@@ -81,7 +84,7 @@ func FuzzEachMember(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got := map[string]string{}
 		err := eachMember(b, func(k, v []byte) error {
-			got[string(k)] = string(compactJSON(v))
+			got[string(k)] = string(jsonutil.Compact(v))
 			return nil
 		})
 		var want map[string]json.RawMessage
@@ -95,8 +98,8 @@ func FuzzEachMember(f *testing.F) {
 			t.Fatalf("eachMember(%s): %d keys, want %d", b, len(got), len(want))
 		}
 		for k, v := range want {
-			if got[k] != string(compactJSON(v)) {
-				t.Fatalf("eachMember(%s)[%q] = %s, want %s", b, k, got[k], compactJSON(v))
+			if got[k] != string(jsonutil.Compact(v)) {
+				t.Fatalf("eachMember(%s)[%q] = %s, want %s", b, k, got[k], jsonutil.Compact(v))
 			}
 		}
 	})

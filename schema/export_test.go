@@ -1,5 +1,0 @@
-package schema
-
-// DecodeTableMetadataLimit is DecodeTableMetadata with another cap, for
-// measuring the decoder on documents larger than MaxTableMetadataBytes.
-var DecodeTableMetadataLimit = decodeTableMetadata
