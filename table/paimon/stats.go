@@ -101,7 +101,8 @@ func decodeStatsColumns(st SimpleStats, cols []*schema.Field) []statsColumn {
 //   - A bound is converted from the file's type to the read type where the
 //     promotion keeps its order ([expr.PromoteBound]: a wider integer,
 //     float to double, a wider decimal of the same scale); after any other
-//     type change it is unknown (its null count still holds).
+//     type change (Paimon's casts, which may turn values into nulls) the
+//     column's statistics are unknown, null count included.
 //   - A top-level read column the file's schema lacks (added later) is
 //     null in every row of f: its statistics are that constant.
 //   - Under stats-mode truncate(N) ("metadata.stats-mode",
@@ -214,7 +215,12 @@ func (s *Scan) statsFunc(ps *schema.PaimonSchema, f *DataFile, read *schema.Sche
 		}
 		from, ok1 := c.field.Type.(schema.PrimitiveType)
 		to, ok2 := rf.Type.(schema.PrimitiveType)
-		if ok1 && ok2 {
+		if ok1 != ok2 || (ok1 && !widens(from, to)) || (!ok1 && c.field.Type.Kind() != rf.Type.Kind()) {
+			// Another type change (Paimon's casts): a cast may make
+			// values null, so not even the null count holds.
+			return expr.Stats{}, false
+		}
+		if ok1 {
 			n := truncateLength(ps, c.field.Name, f.Level)
 			st.Lower, _ = expr.PromoteBound(c.min, from, to)
 			if mx := c.max; n <= 0 || !maybeTruncated(mx, n) {
@@ -226,6 +232,24 @@ func (s *Scan) statsFunc(ps *schema.PaimonSchema, f *DataFile, read *schema.Sche
 		}
 		return st, true
 	}
+}
+
+// widens reports whether reading a column of type from as type to keeps
+// every value, its nullness and its order: the same type (a decimal of
+// the same scale), strings of any kind, a wider integer, float to double.
+func widens(from, to schema.PrimitiveType) bool {
+	if from.K == to.K {
+		return from.K != schema.KindDecimal || from.Scale == to.Scale
+	}
+	str := func(k schema.Kind) bool { return k == schema.KindString || k == schema.KindChar || k == schema.KindVarchar }
+	if str(from.K) && str(to.K) {
+		return true
+	}
+	rank := map[schema.Kind]int{schema.KindTinyInt: 1, schema.KindSmallInt: 2, schema.KindInt: 3, schema.KindLong: 4}
+	if rank[from.K] > 0 && rank[to.K] > rank[from.K] {
+		return true
+	}
+	return from.K == schema.KindFloat && to.K == schema.KindDouble
 }
 
 // maybeTruncated reports whether a string or binary bound v may have been

@@ -70,3 +70,24 @@ func TestDecodeStatsHostile(t *testing.T) {
 		t.Errorf("null count of a 1-entry list for 3 columns: %d", got[0].nulls)
 	}
 }
+
+func TestWidens(t *testing.T) {
+	for _, c := range []struct {
+		from, to schema.PrimitiveType
+		want     bool
+	}{
+		{schema.Int, schema.Long, true},
+		{schema.TinyInt, schema.Int, true},
+		{schema.Long, schema.Int, false},
+		{schema.Float, schema.Double, true},
+		{schema.Double, schema.Int, false}, // Paimon's cast truncates
+		{schema.Int, schema.String, false},
+		{schema.Varchar(5), schema.String, true},
+		{schema.PrimitiveType{K: schema.KindDecimal, Precision: 9, Scale: 2}, schema.PrimitiveType{K: schema.KindDecimal, Precision: 18, Scale: 2}, true},
+		{schema.PrimitiveType{K: schema.KindDecimal, Precision: 9, Scale: 2}, schema.PrimitiveType{K: schema.KindDecimal, Precision: 18, Scale: 3}, false},
+	} {
+		if got := widens(c.from, c.to); got != c.want {
+			t.Errorf("%v → %v: %v, want %v", c.from, c.to, got, c.want)
+		}
+	}
+}
