@@ -241,7 +241,9 @@ func widens(from, to schema.PrimitiveType) bool {
 	if from.K == to.K {
 		return from.K != schema.KindDecimal || from.Scale == to.Scale
 	}
-	str := func(k schema.Kind) bool { return k == schema.KindString || k == schema.KindChar || k == schema.KindVarchar }
+	str := func(k schema.Kind) bool {
+		return k == schema.KindString || k == schema.KindChar || k == schema.KindVarchar
+	}
 	if str(from.K) && str(to.K) {
 		return true
 	}
