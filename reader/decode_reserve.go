@@ -25,7 +25,11 @@ func decodeBytes(dec decoder, proj *schema.Schema, first, count, batchRows int) 
 		return n
 	case orcDecoder:
 		var most int64
-		for i := range d.NumStripes() {
+		from, end := 0, d.NumStripes()
+		if f, e, ok := stripeRange(d, Options{firstRowGroup: first, rowGroups: count}); ok {
+			from, end = f, e
+		}
+		for i := from; i < end; i++ {
 			most = max(most, d.StripeBytes(i))
 		}
 		return most

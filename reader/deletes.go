@@ -274,6 +274,7 @@ type fileDeletes struct {
 	keep      int     // columns of the read schema (extra key columns follow)
 	deleted   int     // column of _deleted, or -1: drop deleted rows
 	ignore    bool    // count nothing: --ignore-deletes with _deleted
+	inDecoder bool    // the decoder leaves the positions out (see decoderSkip)
 	drop      []bool
 	runs      [][2]int
 	keepBits  []byte
@@ -838,7 +839,7 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 	clear(drop)
 	dropped := 0
 	fd.dropPos = fd.dropPos[:0]
-	if fd.positions != nil {
+	if fd.positions != nil && !fd.inDecoder {
 		lo, hi := uint64(first), uint64(first)+uint64(n) // [lo, hi)
 		it := fd.positions.Iterator()
 		it.AdvanceIfNeeded(lo)

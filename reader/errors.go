@@ -27,6 +27,10 @@ var (
 	// ErrRowGroupRange is returned for a task that selects row groups of a
 	// file that is not Parquet (only Parquet files are split into tasks).
 	ErrRowGroupRange = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: a row-group range of a file that is not Parquet")
+
+	// ErrStripeRange is returned for a task that selects stripes
+	// (table.Task.FirstStripe, Stripes) of a file that is not ORC.
+	ErrStripeRange = lakecat.NewSentinel(lakecat.ErrUnsupported, "reader: a stripe range of a file that is not ORC")
 )
 
 // pathError prefixes err with the path of the file it concerns unless the

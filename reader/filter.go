@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -297,6 +298,10 @@ type rowGroupsSource struct {
 	cur   *parquet.BatchReader
 	start int64 // file row of the next batch's first row
 	last  int64
+	// skip, when not nil, holds the rows the decoder leaves out (see
+	// [skipSource]); done counts the rows of the readers closed so far.
+	skip *roaring64.Bitmap
+	done int64
 }
 
 func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -314,7 +319,7 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			for i := 0; i < first; i++ {
 				before += s.file.RowGroupRows(i)
 			}
-			br, err := s.file.NewBatchReader(s.proj, parquet.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstRowGroup: first, RowGroups: count})
+			br, err := s.file.NewBatchReader(s.proj, parquet.BatchOptions{BatchRows: s.n, Allocator: s.mem, FirstRowGroup: first, RowGroups: count, Skip: s.skip})
 			if err != nil {
 				return nil, err
 			}
@@ -322,6 +327,7 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		b, err := s.cur.Next(ctx)
 		if errors.Is(err, io.EOF) {
+			s.done += s.cur.RowsDone()
 			s.cur.Close()
 			s.cur = nil
 			continue
@@ -336,6 +342,20 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (s *rowGroupsSource) batchStart() int64 { return s.last }
+
+func (s *rowGroupsSource) lastRows() []parquet.RowRange {
+	if s.cur == nil {
+		return nil
+	}
+	return s.cur.LastRows()
+}
+
+func (s *rowGroupsSource) rowsDone() int64 {
+	if s.cur == nil {
+		return s.done
+	}
+	return s.done + s.cur.RowsDone()
+}
 
 func (s *rowGroupsSource) Close() error {
 	if s.cur != nil {

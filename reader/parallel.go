@@ -265,7 +265,8 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 			},
 			func(g int) int64 { return starts[g] })
 	case orcDecoder:
-		if opts.firstRowGroup > 0 || opts.rowGroups > 0 || d.NumStripes() < 2 {
+		first, end, ok := stripeRange(d, opts)
+		if !ok || end-first < 2 || (!opts.stripes && (opts.firstRowGroup > 0 || opts.rowGroups > 0)) {
 			return nil
 		}
 		var groups []int
@@ -277,9 +278,9 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 			}
 			groups, rg = src.kept, src.g
 		} else {
-			groups = make([]int, d.NumStripes())
-			for i := range groups {
-				groups[i] = i
+			groups = make([]int, 0, end-first)
+			for i := first; i < end; i++ {
+				groups = append(groups, i)
 			}
 		}
 		starts := rowStarts(d.NumStripes(), d.StripeRows)

@@ -6,11 +6,13 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/internal/osfile"
 	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
@@ -88,8 +90,11 @@ type Options struct {
 	MemoryBytes int64
 
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
-	// groups (rowGroups 0: the whole file), set by [ReadTask].
+	// groups (rowGroups 0: the whole file), set by [ReadTask]; with
+	// stripes, a range of an ORC file's stripes (table.Task.FirstStripe
+	// and Stripes).
 	firstRowGroup, rowGroups int
+	stripes                  bool
 	// format is the file's format as its table names it ("PARQUET",
 	// "ORC", "AVRO"), or "": a file in none of them is then corrupt
 	// ([ErrNotItsFormat]), set by [ReadTask].
@@ -244,6 +249,9 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		// dropped once the keys are probed.
 		opts.ReadSchema = withKeyColumns(read, opts.deletes.keys)
 	}
+	if err := checkRange(dec, opts); err != nil {
+		return nil, err
+	}
 	p, err := plan(dec, opts)
 	if err != nil {
 		return nil, err
@@ -294,6 +302,10 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 	if opts.Workers > 1 {
 		src = parallelGroups(ctx, dec, p, filter, opts, n, mem)
 	}
+	var skip *roaring64.Bitmap // rows the decoder leaves out
+	if src == nil {
+		skip = decoderSkip(dec, del)
+	}
 	if src != nil {
 		// Row groups or stripes decoded by opts.Workers goroutines.
 	} else if pd, ok := dec.(parquetDecoder); ok && filter != nil {
@@ -304,9 +316,16 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 			p.Release()
 			return nil, err
 		}
-		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, kept: kept}
+		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, skip: skip, kept: kept}
 	} else if od, ok := dec.(orcDecoder); ok && filter != nil && stripeRangeValid(od.File, opts) {
 		src = newOrcFilteredSource(od.File, filter, p, opts, n, mem)
+	} else if pd, ok := dec.(parquetDecoder); ok && skip != nil {
+		var br *parquet.BatchReader
+		br, err = pd.NewBatchReader(p.FileProjection(), parquet.BatchOptions{BatchRows: n, Allocator: mem,
+			FirstRowGroup: opts.firstRowGroup, RowGroups: opts.rowGroups, Skip: skip})
+		if err == nil {
+			src = skipReader{br}
+		}
 	} else if filter != nil && !lackingMayMatch(filter, dec, p, opts) {
 		// Avro: the columns the file lacks rule it out.
 		src = emptySource{}
@@ -332,7 +351,10 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 			opts.Stats.add(rowGroupsRead, 1)
 		}
 	}
-	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del, filter: filter, stats: opts.Stats,
+	if skip != nil {
+		del.inDecoder = true
+	}
+	return &fileReader{refs: 1, ctx: ctx, name: opts.Name, plan: p, src: src, mem: mem, schema: out, pos: posIndex(read, opts.posFieldID()), rows: before, del: del, skipped: skip != nil, filter: filter, stats: opts.Stats,
 		decode: func() int64 { return decodeBytes(dec, p.FileProjection(), opts.firstRowGroup, opts.rowGroups, n) }}, nil
 }
 
@@ -351,10 +373,14 @@ type fileReader struct {
 	rows   int64        // rows returned so far: the file row of the next batch's first
 	pos    int          // index of the _pos metadata column, or -1
 	del    *fileDeletes // the deletes applied, or nil
-	closer io.Closer
-	filter *expr.Bound // the residual filter, or nil
-	stats  *ScanStats
-	decode func() int64 // the decode state expected, in bytes ([decodeBytes])
+	// skipped: the decoder leaves the position-deleted rows out (src is
+	// a [skipSource]); counted is its rowsDone counted in the stats so far.
+	skipped bool
+	counted int64
+	closer  io.Closer
+	filter  *expr.Bound // the residual filter, or nil
+	stats   *ScanStats
+	decode  func() int64 // the decode state expected, in bytes ([decodeBytes])
 }
 
 func (r *fileReader) Retain() { atomic.AddInt64(&r.refs, 1) }
@@ -402,6 +428,13 @@ func (r *fileReader) Next() bool {
 			return false
 		}
 		b, err := r.src.Next(r.ctx)
+		if r.skipped {
+			// Rows read, the deleted ones the decoder stepped over
+			// included.
+			done := r.src.(skipSource).rowsDone()
+			r.stats.add(rowsRead, done-r.counted)
+			r.counted = done
+		}
 		if errors.Is(err, io.EOF) {
 			r.done = true
 			return false
@@ -414,23 +447,38 @@ func (r *fileReader) Next() bool {
 			b.Release()
 			continue
 		}
-		if ps, ok := r.src.(positioned); ok {
-			r.rows = ps.batchStart()
+		var rows []parquet.RowRange
+		if r.skipped {
+			rows = r.src.(skipSource).lastRows()
+			r.rows = rows[0].Start
+		} else {
+			if ps, ok := r.src.(positioned); ok {
+				r.rows = ps.batchStart()
+			}
+			r.stats.add(rowsRead, b.NumRows())
 		}
-		r.stats.add(rowsRead, b.NumRows())
 		out, err := r.plan.Apply(b, r.mem)
 		n := b.NumRows()
 		b.Release()
 		if err != nil {
 			var ve *project.ValueError
 			if errors.As(err, &ve) {
-				ve.Row += r.rows // Apply counts rows from the batch's first
+				// Apply counts rows from the batch's first.
+				if r.skipped {
+					ve.Row = rowAt(rows, ve.Row)
+				} else {
+					ve.Row += r.rows
+				}
 			}
 			r.err = withFile(r.name, err)
 			return false
 		}
 		if r.pos >= 0 {
-			out = setPositions(out, r.pos, r.rows, r.mem)
+			if r.skipped {
+				out = setRangePositions(out, r.pos, rows, r.mem)
+			} else {
+				out = setPositions(out, r.pos, r.rows, r.mem)
+			}
 		}
 		first := r.rows
 		r.rows += n

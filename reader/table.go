@@ -15,7 +15,6 @@ import (
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
-	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
@@ -103,7 +102,8 @@ type TableOptions struct {
 	Paimon  PaimonOptions
 	Hudi    HudiOptions
 	// SplitBytes is the size above which [Table.Tasks] splits a Parquet
-	// file at row-group boundaries (0: [DefaultSplitBytes]; negative: never).
+	// file at row-group boundaries and an ORC file at stripe boundaries
+	// (0: [DefaultSplitBytes]; negative: never).
 	SplitBytes int64
 	// ListOnly opens the table to list its schemas and live files, never to
 	// read rows, whatever its format: what a scan would refuse (delete
@@ -365,9 +365,9 @@ func OpenTable(ctx context.Context, location string, opts TableOptions) (*Table,
 }
 
 // Tasks returns the table's read as tasks, in scan order: one per data
-// file, and for a Parquet file larger than opts.SplitBytes (default
-// [DefaultSplitBytes]) one per run of its row groups of about that many
-// bytes, so several workers or machines can share it (this reads the
+// file, and for a Parquet or ORC file larger than opts.SplitBytes (default
+// [DefaultSplitBytes]) one per run of its row groups or stripes of about
+// that many bytes ([SplitTask]), so several workers or machines can share it (this reads the
 // footers of those files). The tasks are values: encode them with
 // json.Marshal, read them anywhere with [ReadTask]. A Hudi file slice with
 // log files is never split.
@@ -387,11 +387,11 @@ func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 		task := t.Files[i].Task
 		// A Hudi file slice or a Paimon merge is one task: its log records
 		// or sorted runs merge over whole files.
-		if split < 0 || task.Format != "PARQUET" || task.Hudi != nil || task.Merge != nil || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
+		if split < 0 || !splittable(task) || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
 			out = append(out, task)
 			continue
 		}
-		parts, err := splitTask(ctx, t.opts.FS, task, split, t.opts.Limits)
+		parts, err := SplitTask(ctx, t.opts.FS, task, split, t.opts.Limits)
 		if err != nil {
 			return nil, err
 		}
@@ -401,38 +401,9 @@ func (t *Table) Tasks(ctx context.Context) ([]table.Task, error) {
 }
 
 // DefaultSplitBytes is the size in bytes above which [Table.Tasks] splits a
-// Parquet file at row-group boundaries: 128 MiB.
+// Parquet file at row-group boundaries, and an ORC file at stripe
+// boundaries: 128 MiB.
 const DefaultSplitBytes = 128 << 20
-
-// splitTask splits a Parquet file's task into runs of row groups of about
-// split bytes each (at least one row group per run).
-func splitTask(ctx context.Context, fsys storage.FS, task table.Task, split int64, limits Limits) ([]table.Task, error) {
-	f, err := fsys.Open(ctx, task.Path)
-	if err != nil {
-		return nil, pathError(task.Path, err)
-	}
-	defer f.Close()
-	pf, err := parquet.Open(f, f.Size(), limits.parquet())
-	if err != nil {
-		return nil, pathError(task.Path, err)
-	}
-	n := pf.NumRowGroups()
-	if n <= 1 {
-		return []table.Task{task}, nil
-	}
-	var out []table.Task
-	first, bytes := 0, int64(0)
-	for i := 0; i < n; i++ {
-		bytes += pf.RowGroupBytes(i)
-		if bytes >= split || i == n-1 {
-			part := task
-			part.FirstRowGroup, part.RowGroups = first, i-first+1
-			out = append(out, part)
-			first, bytes = i+1, 0
-		}
-	}
-	return out, nil
-}
 
 // addMetadataColumns appends the named metadata columns to the read schema,
 // with field ids no schema of the table uses ([metadataFieldIDs]), and gives

@@ -37,6 +37,11 @@ type TaskOptions struct {
 	// what it has: see merge.Options.MemoryBytes).
 	// [ScanTasks] sets it from ScanOptions.MemoryBytes.
 	MemoryBytes int64
+
+	// Deletes, when not nil, shares delete files between ReadTask calls
+	// ([DeleteCache]); its own bound replaces MemoryBytes' for the
+	// equality key sets. ScanTasks ignores it (a scan shares its own).
+	Deletes *DeleteCache
 }
 
 // ReadTask reads one planned task (table.Scan planning, possibly on another
@@ -66,7 +71,10 @@ type TaskOptions struct {
 // error names the data file.
 func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOptions) (array.RecordReader, error) {
 	var cache *deleteCache
-	if opts.MemoryBytes > 0 {
+	switch {
+	case opts.Deletes != nil:
+		cache = opts.Deletes.c
+	case opts.MemoryBytes > 0:
 		cache = &deleteCache{budget: newBudget(opts.MemoryBytes)}
 	}
 	o, err := taskOptions(fsys, task, opts, cache)
@@ -138,13 +146,26 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 	if task.Hudi != nil {
 		hr = &hudiRead{fsys: fsys, slice: task.Hudi, budget: opts.MemoryBytes}
 	}
+	first, count, stripes := taskRange(task)
+	if stripes && (task.FirstRowGroup > 0 || task.RowGroups > 0) {
+		return Options{}, fmt.Errorf("%s: %w: the task selects both row groups and stripes", task.Path, ErrStripeRange)
+	}
 	return Options{
 		hudi:    hr,
 		deletes: deletes,
 		Name:    task.Path, ReadSchema: task.ReadSchema, WriterSchema: task.FileSchema, NameMapping: task.NameMapping,
 		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,
 		BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
-		firstRowGroup: task.FirstRowGroup, rowGroups: task.RowGroups, Filter: opts.Filter, Stats: opts.Stats,
+		firstRowGroup: first, rowGroups: count, stripes: stripes, Filter: opts.Filter, Stats: opts.Stats,
 		format: task.Format,
 	}, nil
+}
+
+// taskRange returns the range of row groups, or with stripes true of ORC
+// stripes, that task selects.
+func taskRange(task table.Task) (first, count int, stripes bool) {
+	if task.FirstStripe > 0 || task.Stripes > 0 {
+		return task.FirstStripe, task.Stripes, true
+	}
+	return task.FirstRowGroup, task.RowGroups, false
 }

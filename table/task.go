@@ -105,6 +105,16 @@ type Task struct {
 	// primary-key table's key range over several files ([MergeTask]); Path,
 	// Format and FileSchema then describe its first file only.
 	Merge *MergeTask
+
+	// FirstStripe and Stripes select the stripes (ORC) of the file to
+	// read, as FirstRowGroup and RowGroups do a Parquet file's row groups:
+	// Stripes stripes from FirstStripe; Stripes 0 means every stripe from
+	// FirstStripe on, and both 0 the whole file. Split tasks of one file
+	// together cover every stripe exactly once. A task selects row groups
+	// or stripes, never both. Encoded as the optional "first-stripe" and
+	// "stripes" (absent when 0), so tasks written before them decode as
+	// whole-file tasks.
+	FirstStripe, Stripes int
 }
 
 // PathResolution is the rules that turn a table's stored paths into paths
@@ -200,7 +210,8 @@ type DeleteFile struct {
 //	 "constants": [{"field-id": N, "value": <Iceberg single-value JSON of the read field's type>}],
 //	 "pos-field-id": N, "deleted-field-id": N, "spec-id": N, "sequence-number": N, "file-sequence-number": N,
 //	 "deletes": [DeleteFile, ...], "delete-schema": <Iceberg schema JSON>,
-//	 "paths": PathResolution, "merge": MergeTask, "hudi": HudiSlice (see task_hudi.go)}
+//	 "paths": PathResolution, "merge": MergeTask, "hudi": HudiSlice (see task_hudi.go),
+//	 "first-stripe": N, "stripes": N}
 //
 // Schemas are Iceberg schema JSON with lakecat's extension types
 // (schema.MarshalIcebergSchema), except a schema with list elements or map
@@ -237,6 +248,8 @@ type taskJSON struct {
 	Paths              *PathResolution `json:"paths,omitempty"`
 	Hudi               *hudiSliceJSON  `json:"hudi,omitempty"`
 	Merge              *MergeTask      `json:"merge,omitempty"`
+	FirstStripe        int             `json:"first-stripe,omitempty"`
+	Stripes            int             `json:"stripes,omitempty"`
 }
 
 type constantJSON struct {
@@ -254,7 +267,8 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	out := taskJSON{Version: TaskVersion, Path: t.Path, StoredPath: t.StoredPath, Format: t.Format,
 		SizeBytes: t.SizeBytes, RecordCount: t.RecordCount, FirstRowGroup: t.FirstRowGroup, RowGroups: t.RowGroups,
 		FileSchemaID: t.FileSchemaID, Rules: t.Rules, TimeZone: t.TimeZone, PosFieldID: t.PosFieldID, DeletedFieldID: t.DeletedFieldID, SpecID: t.SpecID,
-		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes, Paths: t.Paths, Merge: t.Merge}
+		SequenceNumber: t.SequenceNumber, FileSequenceNumber: t.FileSequenceNumber, Deletes: t.Deletes, Paths: t.Paths, Merge: t.Merge,
+		FirstStripe: t.FirstStripe, Stripes: t.Stripes}
 	var err error
 	if out.Hudi, err = marshalHudi(t.Hudi); err != nil {
 		return nil, fmt.Errorf("table: task %s: %w", t.Path, err)
@@ -322,7 +336,11 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 	out := Task{Path: in.Path, StoredPath: in.StoredPath, Format: in.Format, SizeBytes: in.SizeBytes,
 		RecordCount: in.RecordCount, FirstRowGroup: in.FirstRowGroup, RowGroups: in.RowGroups,
 		FileSchemaID: in.FileSchemaID, Rules: in.Rules, TimeZone: in.TimeZone, PosFieldID: in.PosFieldID, DeletedFieldID: in.DeletedFieldID, SpecID: in.SpecID,
-		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes, Paths: in.Paths, Merge: in.Merge}
+		SequenceNumber: in.SequenceNumber, FileSequenceNumber: in.FileSequenceNumber, Deletes: in.Deletes, Paths: in.Paths, Merge: in.Merge,
+		FirstStripe: in.FirstStripe, Stripes: in.Stripes}
+	if in.FirstStripe < 0 || in.Stripes < 0 || ((in.FirstStripe > 0 || in.Stripes > 0) && (in.FirstRowGroup > 0 || in.RowGroups > 0)) {
+		return fmt.Errorf("%w: %s: a negative stripe, or both row groups and stripes", ErrInvalidTask, in.Path)
+	}
 	if in.Path == "" || (len(in.ReadSchema) == 0) == (len(in.ReadSchemaPaimon) == 0) || in.FirstRowGroup < 0 || in.RowGroups < 0 ||
 		(len(in.FileSchema) > 0 && len(in.FileSchemaPaimon) > 0) {
 		return fmt.Errorf("%w: no path, not one read schema, two file schemas or a negative row group", ErrInvalidTask)

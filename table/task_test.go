@@ -75,3 +75,45 @@ func TestTaskJSONRefused(t *testing.T) {
 		t.Errorf("unknown version: class %v", lakecat.ClassOf(err))
 	}
 }
+
+// TestTaskJSONStripes: the optional stripe range of an ORC task survives
+// the round trip, is absent from the encoding when the task has none (a
+// version-1 task written before it decodes alike), and a negative stripe or
+// both row groups and stripes are refused.
+func TestTaskJSONStripes(t *testing.T) {
+	read := schema.New(0, &schema.Field{ID: 1, Name: "id", Type: schema.Long})
+	task := table.Task{Path: "/t/a.orc", Format: "ORC", SizeBytes: 10, RecordCount: 3, FileSchemaID: -1, ReadSchema: read, Rules: "iceberg-v2", FirstStripe: 2, Stripes: 3}
+	b, err := json.Marshal(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got table.Task
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	got.ReadSchema = read
+	if !reflect.DeepEqual(got, task) {
+		t.Fatalf("round trip:\n got %#v\nwant %#v\n%s", got, task, b)
+	}
+	task.FirstStripe, task.Stripes = 0, 0
+	b, _ = json.Marshal(task)
+	var probe map[string]any
+	json.Unmarshal(b, &probe)
+	if _, ok := probe["stripes"]; ok {
+		t.Errorf("a whole-file task encodes stripes: %s", b)
+	}
+	if _, ok := probe["first-stripe"]; ok {
+		t.Errorf("a whole-file task encodes first-stripe: %s", b)
+	}
+	schemaJSON := `{"type":"struct","schema-id":0,"fields":[]}`
+	for _, bad := range []string{
+		`{"version":1,"path":"a","read-schema":` + schemaJSON + `,"stripes":-1}`,
+		`{"version":1,"path":"a","read-schema":` + schemaJSON + `,"first-stripe":-2}`,
+		`{"version":1,"path":"a","read-schema":` + schemaJSON + `,"row-groups":1,"stripes":1}`,
+	} {
+		var task table.Task
+		if err := json.Unmarshal([]byte(bad), &task); !errors.Is(err, table.ErrInvalidTask) {
+			t.Errorf("%s: err %v, want ErrInvalidTask", bad, err)
+		}
+	}
+}

@@ -4,7 +4,8 @@
 // portable job servers).
 //
 // [Read] plans the scan on one worker (reader.OpenTable and
-// reader.Table.Tasks, the planning `lakecat cat` uses), emits each planned
+// reader.Table.Tasks, the planning `lakecat cat` uses, one task per file:
+// it reads no data file footer), emits each planned
 // table.Task in its stable JSON encoding as its own element, reshuffles
 // them across workers and reads each with reader.ReadTask. Its output is
 // Arrow record batches, one per element, each an Arrow IPC stream (the
@@ -12,10 +13,16 @@
 // [DefaultMaxBatchBytes] bytes. [ReadRows] decodes them into Go structs.
 //
 // Each task is read by a splittable DoFn whose restriction is an offset
-// range over the task's Parquet row groups (an ORC or Avro file, and a
-// merge on read of a Paimon primary-key range or a Hudi file slice, is one
-// unit), so a runner can split a large file dynamically; its size estimate
-// is the compressed bytes of the unread row groups.
+// range over the task's Parquet row groups or ORC stripes (an Avro file,
+// and a merge on read of a Paimon primary-key range or a Hudi file slice,
+// is one unit), listed by the worker that reads the file's footer and cut
+// there into restrictions of about [SplitBytes]; a runner can split a
+// large file further while it is read. The size estimate is the
+// compressed bytes of the unread units. The unit reads of one restriction
+// share its task's delete files (reader.DeleteCache): each is read once
+// per restriction.
+//
+// The counter row_groups counts ORC stripes too.
 //
 // Workers reach storage through the same URL schemes as the command line
 // (s3://, gs://, azblob://, file://, or local paths), with credentials from

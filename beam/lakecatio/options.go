@@ -43,9 +43,12 @@ func Where(filter string) Option { return func(c *config) { c.Where = filter } }
 // SnapshotID reads that snapshot of an Iceberg or Paimon table.
 func SnapshotID(id int64) Option { return func(c *config) { c.SnapshotID = &id } }
 
-// SplitBytes is the size above which planning cuts a Parquet file into
-// several tasks at row-group boundaries (0: reader.DefaultSplitBytes;
-// negative: never). Runners split tasks further while they are read.
+// SplitBytes is the size above which a Parquet file is cut into several
+// restrictions at row-group boundaries, and an ORC file at stripe
+// boundaries (0: reader.DefaultSplitBytes; negative: never), as
+// reader.SplitTask cuts them. The cut is made on the workers, from the
+// footer each reads of its task's file: the planning worker reads no
+// footer. Runners split restrictions further while they are read.
 func SplitBytes(n int64) Option { return func(c *config) { c.SplitBytes = n } }
 
 // BatchRows is the most rows the decoder puts in one batch (0:

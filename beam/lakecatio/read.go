@@ -22,6 +22,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/formats/orc"
 	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
@@ -95,8 +96,10 @@ func (fn *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(taskEl
 	if err != nil {
 		return err
 	}
+	// No footer is read here: each task is a whole file, which the
+	// workers cut at row groups or stripes (readFn.SplitRestriction).
 	o := reader.TableOptions{FS: fsys, AllowPaths: fn.Config.AllowPaths, SnapshotID: fn.Config.SnapshotID,
-		Columns: fn.Config.Columns, IgnoreDeletes: fn.Config.IgnoreDeletes, SplitBytes: fn.Config.SplitBytes}
+		Columns: fn.Config.Columns, IgnoreDeletes: fn.Config.IgnoreDeletes, SplitBytes: -1}
 	if fn.Config.Where != "" {
 		if o.Filter, err = expr.Parse(fn.Config.Where); err != nil {
 			return fmt.Errorf("lakecatio: table %s: filter: %w", loc, err)
@@ -124,8 +127,8 @@ func (fn *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(taskEl
 	return nil
 }
 
-// describeFn reads the footer of a Parquet task's file to list its row
-// groups: the units of the task's restriction.
+// describeFn reads the footer of a Parquet or ORC task's file to list its
+// row groups or stripes: the units of the task's restriction.
 type describeFn struct {
 	Config config
 	fsys   storage.FS
@@ -142,10 +145,7 @@ func (fn *describeFn) ProcessElement(ctx context.Context, e taskElement, emit fu
 	if err := json.Unmarshal(e.Task, &task); err != nil {
 		return err
 	}
-	// A merge on read (a Paimon primary-key range, a Hudi file slice with
-	// log files) reads its files together: one unit, as an ORC or Avro
-	// file is.
-	if task.Format != "PARQUET" || task.Merge != nil || task.Hudi != nil {
+	if !unitsSplit(task) {
 		e.First, e.UnitBytes, e.UnitRows = 0, []int64{max(task.SizeBytes, 1)}, []int64{task.RecordCount}
 		emit(e)
 		return nil
@@ -155,25 +155,45 @@ func (fn *describeFn) ProcessElement(ctx context.Context, e taskElement, emit fu
 		return fmt.Errorf("%s: %w", task.Path, err)
 	}
 	defer f.Close()
-	pf, err := parquet.Open(f, f.Size())
-	if err != nil {
-		return fmt.Errorf("%s: %w", task.Path, err)
+	var n, first, count int
+	var unitBytes, unitRows func(int) int64
+	if task.Format == "ORC" {
+		of, err := orc.Open(f, f.Size())
+		if err != nil {
+			return fmt.Errorf("%s: %w", task.Path, err)
+		}
+		n, first, count, unitBytes, unitRows = of.NumStripes(), task.FirstStripe, task.Stripes, of.StripeBytes, of.StripeRows
+	} else {
+		pf, err := parquet.Open(f, f.Size())
+		if err != nil {
+			return fmt.Errorf("%s: %w", task.Path, err)
+		}
+		n, first, count, unitBytes, unitRows = pf.NumRowGroups(), task.FirstRowGroup, task.RowGroups, pf.RowGroupBytes, pf.RowGroupRows
 	}
-	first, end := task.FirstRowGroup, pf.NumRowGroups()
-	if task.RowGroups > 0 {
-		end = min(first+task.RowGroups, end)
+	end := n
+	if count > 0 {
+		end = min(first+count, end)
 	}
 	e.First, e.UnitBytes, e.UnitRows = int64(first), nil, nil
 	for i := first; i < end; i++ {
-		e.UnitBytes = append(e.UnitBytes, max(pf.RowGroupBytes(i), 1))
-		e.UnitRows = append(e.UnitRows, pf.RowGroupRows(i))
+		e.UnitBytes = append(e.UnitBytes, max(unitBytes(i), 1))
+		e.UnitRows = append(e.UnitRows, unitRows(i))
 	}
 	emit(e)
 	return nil
 }
 
+// unitsSplit reports whether the restriction of task is over its file's
+// row groups (Parquet) or stripes (ORC); otherwise it is one unit: an Avro
+// file, or a merge on read (a Paimon primary-key range, a Hudi file slice
+// with log files), which reads its files together.
+func unitsSplit(task table.Task) bool {
+	return (task.Format == "PARQUET" || task.Format == "ORC") && task.Merge == nil && task.Hudi == nil
+}
+
 // readFn reads tasks; its restriction is an offset range over a task's
-// units (the row groups of a Parquet file; an ORC or Avro file is one).
+// units (the row groups of a Parquet file, the stripes of an ORC file; an
+// Avro file or a merge is one).
 type readFn struct {
 	Config config
 	fsys   storage.FS
@@ -202,10 +222,35 @@ func (fn *readFn) CreateInitialRestriction(e taskElement) offsetrange.Restrictio
 	return offsetrange.Restriction{Start: e.First, End: e.First + int64(len(e.UnitBytes))}
 }
 
-// SplitRestriction keeps the task whole: planning already cut large files
-// (SplitBytes); runners split further while reading.
-func (fn *readFn) SplitRestriction(_ taskElement, rest offsetrange.Restriction) []offsetrange.Restriction {
-	return []offsetrange.Restriction{rest}
+// SplitRestriction cuts the task's units into runs of about SplitBytes
+// compressed bytes each (at least one unit per run; 0:
+// reader.DefaultSplitBytes; negative: never), as reader.SplitTask cuts a
+// file at planning: the footer was read on a worker (describeFn), not by
+// the planning worker. Runners split further while reading.
+func (fn *readFn) SplitRestriction(e taskElement, rest offsetrange.Restriction) []offsetrange.Restriction {
+	return splitUnits(e, rest, fn.Config.SplitBytes)
+}
+
+// splitUnits cuts rest into runs of units of about split bytes each.
+func splitUnits(e taskElement, rest offsetrange.Restriction, split int64) []offsetrange.Restriction {
+	if split == 0 {
+		split = reader.DefaultSplitBytes
+	}
+	if split < 0 || rest.End-rest.Start < 2 {
+		return []offsetrange.Restriction{rest}
+	}
+	var out []offsetrange.Restriction
+	start, bytes := rest.Start, int64(0)
+	for i := rest.Start; i < rest.End; i++ {
+		if j := i - e.First; j >= 0 && j < int64(len(e.UnitBytes)) {
+			bytes += e.UnitBytes[j]
+		}
+		if bytes >= split || i == rest.End-1 {
+			out = append(out, offsetrange.Restriction{Start: start, End: i + 1})
+			start, bytes = i+1, 0
+		}
+	}
+	return out
 }
 
 // RestrictionSize is the compressed size in bytes of the restriction's
@@ -244,6 +289,15 @@ func (fn *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, e ta
 	restrictCounter.Inc(ctx, 1)
 	// The end is read again each time: a split by the runner moves it.
 	end := func() int64 { return rt.GetRestriction().(offsetrange.Restriction).End }
+	// The units' reads share the task's delete files: each is read once
+	// for the restriction, not once per unit.
+	var deletes *reader.DeleteCache
+	if len(task.Deletes) > 0 && !fn.Config.IgnoreDeletes {
+		deletes = reader.NewDeleteCache(0)
+		for i := rt.GetRestriction().(offsetrange.Restriction).Start; i < end(); i++ {
+			deletes.Add(task)
+		}
+	}
 	for i := rt.GetRestriction().(offsetrange.Restriction).Start; i < end(); i++ {
 		var held [][]byte
 		heldBytes, claimed := 0, false
@@ -265,7 +319,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, e ta
 			}
 			return nil
 		}
-		counts, err := fn.readUnit(ctx, task, e, i, out)
+		counts, err := fn.readUnit(ctx, task, e, i, deletes, out)
 		if errors.Is(err, errSplitAway) {
 			return sdf.StopProcessing(), nil
 		}
@@ -330,14 +384,18 @@ func (c unitCounts) add(ctx context.Context, i int64, deletes bool) {
 
 // readUnit reads unit i of the task and passes its batches, IPC-encoded,
 // to out.
-func (fn *readFn) readUnit(ctx context.Context, task table.Task, e taskElement, i int64, out func([]byte) error) (unitCounts, error) {
-	if task.Format == "PARQUET" && task.Merge == nil && task.Hudi == nil {
+func (fn *readFn) readUnit(ctx context.Context, task table.Task, e taskElement, i int64, deletes *reader.DeleteCache, out func([]byte) error) (unitCounts, error) {
+	switch {
+	case !unitsSplit(task):
+	case task.Format == "ORC":
+		task.FirstStripe, task.Stripes = int(i), 1
+	default:
 		task.FirstRowGroup, task.RowGroups = int(i), 1
 	}
 	var read atomic.Int64
 	stats := &reader.ScanStats{}
 	rr, err := reader.ReadTask(ctx, countingFS{FS: fn.fsys, n: &read}, task, reader.TaskOptions{
-		BatchRows: fn.Config.BatchRows, IgnoreDeletes: fn.Config.IgnoreDeletes, Filter: fn.filter, Stats: stats})
+		BatchRows: fn.Config.BatchRows, IgnoreDeletes: fn.Config.IgnoreDeletes, Filter: fn.filter, Stats: stats, Deletes: deletes})
 	if err != nil {
 		return unitCounts{}, err
 	}

@@ -38,7 +38,8 @@ func tableFolders(t *testing.T, root string) []string {
 
 // TestTaskRoundTrip plans every table lakecat reads (the real tables of the
 // shared test data and the bundled ones), splitting every multi-row-group
-// Parquet file into one task per row group, encodes the tasks as JSON,
+// Parquet file into one task per row group and every multi-stripe ORC file
+// into one per stripe, encodes the tasks as JSON,
 // reads them in a fresh process (internal/taskread, built here) and
 // checks that the rows are exactly those `lakecat cat --format jsonl` prints.
 func TestTaskRoundTrip(t *testing.T) {
@@ -53,7 +54,7 @@ func TestTaskRoundTrip(t *testing.T) {
 	repo := testutil.RepoRoot(t)
 	dirs := append(tableFolders(t, testutil.RealDir(t)), filepath.Join(repo, "testdata", "orders"), filepath.Join(repo, "testdata", "paimon_orders"),
 		multiRowGroupOrders(t))
-	var read, refused, tasks, splits, rows int
+	var read, refused, tasks, splits, stripeSplits, rows int
 	for _, dir := range dirs {
 		want, _, code := runCLI(t, "cat", dir, "--format", "jsonl")
 		if code != exitOK {
@@ -73,6 +74,9 @@ func TestTaskRoundTrip(t *testing.T) {
 		for _, task := range planned {
 			if task.RowGroups > 0 {
 				splits++
+			}
+			if task.Stripes > 0 {
+				stripeSplits++
 			}
 		}
 		b, err := json.Marshal(planned)
@@ -122,8 +126,8 @@ func TestTaskRoundTrip(t *testing.T) {
 	if got, err := cmd.Output(); err != nil || string(got) != want {
 		t.Errorf("_pos through split tasks: %v %s\n got %s\nwant %s", err, stderr.String(), got, want)
 	}
-	t.Logf("%d tables read through JSON tasks in a fresh process (%d tasks, %d of them row-group splits, %d rows); %d refused by cat as well",
-		read, tasks, splits, rows, refused)
+	t.Logf("%d tables read through JSON tasks in a fresh process (%d tasks, %d of them row-group splits, %d stripe splits, %d rows); %d refused by cat as well",
+		read, tasks, splits, stripeSplits, rows, refused)
 	if read < 20 || splits == 0 {
 		t.Errorf("too little covered: %d tables, %d split tasks", read, splits)
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -120,6 +119,13 @@ type leafReader struct {
 	nulls      int     // flat optional columns: null entries in the batch
 	hint       [3]int  // sizes of the last batch's buffers, reserved up front
 	keepLevels bool    // collect bdef/brep: nested leaves and leaves whose levels a struct needs
+
+	// Row selection scratch (see takeMasked): the kept levels, value keep
+	// bytes, dictionary indexes, plain values and byte-array offsets.
+	selDef, selKeep []uint8
+	selIdx          []int32
+	selRaw          []byte
+	selOffs         []uint32
 }
 
 // growBuf is an allocator-backed buffer that grows geometrically.
@@ -524,34 +530,13 @@ func (lr *leafReader) wrapConv(err error) error {
 
 // readRows collects the entries and values of the next nRows rows.
 func (lr *leafReader) readRows(nRows int) error {
-	lr.bdef, lr.brep = lr.bdef[:0], lr.brep[:0]
-	lr.entries, lr.nvals, lr.nulls = 0, 0, 0
-	if lr.conv.variable() {
-		lr.voffs.reset(lr.mem)
-		lr.vdata.reset(lr.dataMem)
-		lr.voffs.reserve(max(lr.hint[0], 4*(nRows+1)))
-		// An eighth more than the last batch's data: a batch a little
-		// larger than the last then does not double the buffer (a new,
-		// zeroed allocation and a copy).
-		lr.vdata.reserve(lr.hint[1] + lr.hint[1]/8)
-		clear(lr.voffs.extend(4))
-	} else {
-		if lr.conv.op == opFixed {
-			lr.fixed.reset(lr.dataMem)
-		} else {
-			lr.fixed.reset(lr.mem)
-		}
-		w := max(lr.conv.width, 1)
-		if lr.maxRep == 0 {
-			lr.fixed.reserve(nRows * w)
-		} else {
-			lr.fixed.reserve(lr.hint[2])
-		}
-	}
-	if lr.maxRep == 0 && lr.maxDef > 0 {
-		lr.valid.reset(lr.mem)
-		clear(lr.valid.extend(int(bitutil.BytesForBits(int64(nRows)))))
-	}
+	lr.beginBatch(nRows)
+	return lr.rows(nRows, false)
+}
+
+// rows collects the entries and values of the next nRows rows, or steps
+// over them when skip is set.
+func (lr *leafReader) rows(nRows int, skip bool) error {
 	rowsLeft := nRows
 	for {
 		if lr.page == nil || lr.pos >= lr.nEntries {
@@ -602,7 +587,9 @@ func (lr *leafReader) readRows(nRows int) error {
 				}
 			}
 		}
-		if err := lr.take(start, end); err != nil {
+		if skip {
+			lr.advance(start, end)
+		} else if err := lr.take(start, end); err != nil {
 			return err
 		}
 		if lr.maxRep == 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -29,6 +30,15 @@ type BatchOptions struct {
 	// groups from FirstRowGroup (RowGroups 0: every group from
 	// FirstRowGroup on). A range past the file's row groups is an error.
 	FirstRowGroup, RowGroups int
+	// Skip, when not nil, holds file rows (positions from 0 at the
+	// file's first row, whatever FirstRowGroup is) the batches leave
+	// out: their levels and values are stepped over in the decoded pages
+	// and never copied into a batch, and each batch holds up to BatchRows
+	// of the rows left ([BatchReader.LastRows] tells which). Positions
+	// at or past the selected row groups' end are ignored. The bitmap is
+	// read, never changed, and must not change while the reader is in
+	// use.
+	Skip *roaring64.Bitmap
 }
 
 // selNode is a projected node: the proj field, its file node and how its
@@ -54,6 +64,19 @@ type BatchReader struct {
 	left    int64
 	err     error
 	closed  bool
+
+	// Row selection: next is the file row of the next row not yet read
+	// or skipped; skip and skipIt the rows to leave out (nil: none); runs
+	// and ranges the last batch's selection.
+	first   int64
+	next    int64
+	skip    *roaring64.Bitmap
+	skipIt  roaring64.ManyIntIterable64
+	skipBuf []uint64 // skipped rows read from skipIt, from skipAt on not passed yet
+	skipAt  int
+	runs    []rowRun
+	ranges  []RowRange
+	mask    []uint8
 }
 
 // NewBatchReader returns a reader of the columns in proj, a pruned copy of
@@ -91,14 +114,22 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		return nil, fmt.Errorf("parquet: %s: row groups %d..%d of %d", displayName(f.name), first, first+count-1, len(f.meta.RowGroups))
 	}
 	left := f.numRows
+	var next int64
 	if first > 0 || count < len(f.meta.RowGroups) {
 		left = 0
-		for i := first; i < first+count; i++ {
-			left += f.meta.RowGroups[i].NumRows
+		for i := 0; i < first+count; i++ {
+			if i < first {
+				next += f.meta.RowGroups[i].NumRows
+			} else {
+				left += f.meta.RowGroups[i].NumRows
+			}
 		}
 	}
 	pool := recycle.New(mem, 0)
-	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left}
+	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left, first: next, next: next}
+	if opts.Skip != nil && !opts.Skip.IsEmpty() {
+		br.startSkip(opts.Skip)
+	}
 	byCol := map[int]*leafReader{}
 	top := childIndex(f.lroot)
 	for _, pf := range proj.Fields {
@@ -278,16 +309,47 @@ func (br *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if br.left <= 0 {
 		return nil, io.EOF
 	}
-	n := br.rows
-	if int64(n) > br.left {
-		n = int(br.left)
+	var n int
+	var covered int64
+	if br.skip != nil {
+		for {
+			n, covered = br.planSelected()
+			if n > 0 {
+				break
+			}
+			if covered == br.left {
+				// Every row left is skipped.
+				br.next += br.left
+				br.left = 0
+				br.ranges = br.ranges[:0]
+				return nil, io.EOF
+			}
+			// A long stretch of skipped rows: stepped over.
+			if err := br.skipRows(); err != nil {
+				br.err = err
+				return nil, err
+			}
+			br.left -= covered
+			br.next += covered
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		n = br.rows
+		if int64(n) > br.left {
+			n = int(br.left)
+		}
+		covered = int64(n)
+		br.ranges = append(br.ranges[:0], RowRange{Start: br.next, End: br.next + covered})
 	}
 	rec, err := br.readBatch(n)
 	if err != nil {
 		br.err = err
 		return nil, err
 	}
-	br.left -= int64(n)
+	br.left -= covered
+	br.next += covered
 	return rec, nil
 }
 
@@ -298,7 +360,13 @@ func (br *BatchReader) readBatch(n int) (rec arrow.RecordBatch, err error) {
 		}
 	}()
 	for _, lr := range br.readers {
-		if err := lr.readRows(n); err != nil {
+		var err error
+		if br.skip != nil {
+			err = lr.readRuns(n, br.runs, br.mask)
+		} else {
+			err = lr.readRows(n)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -321,6 +389,22 @@ func (br *BatchReader) readBatch(n int) (rec arrow.RecordBatch, err error) {
 		d.Release()
 	}
 	return array.NewRecordBatch(br.schema, cols, int64(n)), nil
+}
+
+// skipRows steps every column over the rows of the planned batch, none
+// of which is kept.
+func (br *BatchReader) skipRows() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &CorruptError{File: br.f.name, Offset: -1, Section: "data", Err: fmt.Errorf("decoder panic: %v", r)}
+		}
+	}()
+	for _, lr := range br.readers {
+		if err := lr.readRuns(0, br.runs, br.mask); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Close releases the reader's buffers and pages. It is safe to call twice.

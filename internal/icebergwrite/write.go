@@ -44,6 +44,9 @@ type Table struct {
 	Specs []Spec
 	// LastColumnID is last-column-id.
 	LastColumnID int
+	// Properties are the table properties (nil: none), e.g.
+	// schema.name-mapping.default for data files without field ids.
+	Properties map[string]string
 
 	seq       int64
 	manifests []manifestFile
@@ -283,6 +286,10 @@ func (t *Table) WriteMetadata() error {
 			lastPart = max(lastPart, f.FieldID)
 		}
 	}
+	props := []byte("{}")
+	if len(t.Properties) > 0 {
+		props, _ = json.Marshal(t.Properties)
+	}
 	cur := ""
 	if len(t.snapshots) > 0 {
 		cur = fmt.Sprintf(`"current-snapshot-id": %d,`, 1000+t.seq)
@@ -301,14 +308,14 @@ func (t *Table) WriteMetadata() error {
   "last-partition-id": %d,
   "default-sort-order-id": 0,
   "sort-orders": [{"order-id": 0, "fields": []}],
-  "properties": {},
+  "properties": %s,
   %s
   "snapshots": [%s],
   "snapshot-log": [],
   "metadata-log": []
 }
 `, t.FormatVersion, len(t.Location), t.Location, t.seq, t.LastColumnID, len(t.Schemas)-1, strings.Join(t.Schemas, ", "),
-		t.Specs[len(t.Specs)-1].ID, strings.Join(specs, ", "), lastPart, cur, strings.Join(t.snapshots, ",\n    "))
+		t.Specs[len(t.Specs)-1].ID, strings.Join(specs, ", "), lastPart, props, cur, strings.Join(t.snapshots, ",\n    "))
 	if err := t.writeFile("metadata/v1.metadata.json", []byte(md)); err != nil {
 		return err
 	}

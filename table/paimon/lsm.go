@@ -224,26 +224,7 @@ func compareKey(a, b []any) int {
 // one section, and files of a level ≥ 1 without known ranges are runs of
 // their own. Buckets are in the order of their first file.
 func (s *Scan) LSM(ctx context.Context) []Bucket {
-	type bkey struct {
-		branch, part string
-		bucket       int
-	}
-	var order []bkey
-	files := map[bkey][]*DataFile{}
-	for i := range s.DataFiles {
-		f := &s.DataFiles[i]
-		k := bkey{f.Branch, partitionIdentity(f), f.Bucket}
-		if _, ok := files[k]; !ok {
-			order = append(order, k)
-		}
-		files[k] = append(files[k], f)
-	}
-	out := make([]Bucket, 0, len(order))
-	for _, k := range order {
-		fs := files[k]
-		out = append(out, Bucket{Partition: []byte(fs[0].partitionKey), Bucket: k.bucket, Branch: k.branch, Sections: s.sections(ctx, fs)})
-	}
-	return out
+	return slices.Collect(s.Buckets(ctx))
 }
 
 // partitionIdentity returns f's partition values by field id as a string:

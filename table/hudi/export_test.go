@@ -1,0 +1,4 @@
+package hudi
+
+// UnzipTable is unzipTable for the external tests.
+var UnzipTable = unzipTable
