@@ -7,6 +7,7 @@ import (
 
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table"
 )
 
 // whereUsage is the help of --where.
@@ -47,7 +48,7 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 		if !pr.MayMatch {
 			read = "skip"
 			skipped++
-			if pr.Reason == "value statistics" || pr.Reason == "key statistics" {
+			if pr.Reason == table.SkipValueStats || pr.Reason == table.SkipKeyStats {
 				pstats++
 			}
 		}

@@ -24,8 +24,7 @@ func TestScanTasksAsReader(t *testing.T) {
 	compared, slices := 0, 0
 	for _, dir := range dirs {
 		for _, ignore := range []bool{false, true} {
-			o := reader.TableOptions{SplitBytes: -1}
-			o.Hudi.IgnoreLogs = ignore
+			o := reader.TableOptions{SplitBytes: -1, FormatOptions: hudi.Options{IgnoreLogs: ignore}}
 			tbl, err := reader.OpenTable(ctx, dir, o)
 			if err != nil {
 				continue // refused by the reader
