@@ -281,4 +281,3 @@ func BenchmarkScanTasks100k(b *testing.B) {
 		})
 	}
 }
-
