@@ -46,6 +46,7 @@ const (
 	orcRowGroupsRead
 	orcRowGroupsSkipped
 	orcBloomSkipped
+	filesSkippedStats
 	numCounters
 )
 
@@ -90,6 +91,10 @@ type ScanCounts struct {
 	// bloom filters; OrcBloomSkipped counts those of the skipped that
 	// only a bloom filter ruled out.
 	OrcRowGroupsRead, OrcRowGroupsSkipped, OrcBloomSkipped int64
+	// FilesSkippedStats counts the Paimon data files among FilesSkipped
+	// ruled out by their manifest entry's value or key statistics (see
+	// paimon.Scan.ValueStats and paimon.Scan.KeyStats), not opened.
+	FilesSkippedStats int64
 }
 
 // Counts returns the counters.
@@ -106,6 +111,7 @@ func (s *ScanStats) Counts() ScanCounts {
 		RowGroupsSkippedBloom: s.c[rowGroupsSkippedBloom].Load(),
 		StripesRead:           s.c[stripesRead].Load(), StripesSkipped: s.c[stripesSkipped].Load(), BytesSkippedStripes: s.c[bytesSkippedStripes].Load(),
 		OrcRowGroupsRead: s.c[orcRowGroupsRead].Load(), OrcRowGroupsSkipped: s.c[orcRowGroupsSkipped].Load(), OrcBloomSkipped: s.c[orcBloomSkipped].Load(),
+		FilesSkippedStats: s.c[filesSkippedStats].Load(),
 	}
 }
 

@@ -245,6 +245,9 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 		if f.Skip != "" {
 			t.opts.Stats.add(filesSkipped, 1)
 			t.opts.Stats.add(bytesSkippedFiles, max(f.Task.SizeBytes, 0))
+			if f.Skip == table.SkipValueStats || f.Skip == table.SkipKeyStats {
+				t.opts.Stats.add(filesSkippedStats, 1)
+			}
 		}
 	}
 	t.opts.Stats.add(manifestsSkipped, int64(t.listing.ManifestsSkipped))

@@ -97,7 +97,8 @@ type ScanOptions struct {
 	MetadataColumns []string
 	// Filter leaves out the files that cannot hold a row it selects, by
 	// their partition values and, for Iceberg, the partition transforms,
-	// manifest summaries and column metrics; it is bound by field id to
+	// manifest summaries and column metrics, for Paimon the value and key
+	// statistics of the manifest entries; it is bound by field id to
 	// the table's read schema before Columns narrows it (a column it uses
 	// that Columns leaves out is read too: [Listing.OutputSchema] drops
 	// it). Rows are not filtered here: the reader applies the filter.
@@ -209,9 +210,18 @@ type File struct {
 	// section's first file (Task.Merge), not by a task of its own.
 	InMerge bool
 	// Skip says why the filter rules the file out without opening it —
-	// "partition values" or "column metrics" — or is "".
+	// "partition values", "column metrics" (Iceberg), [SkipValueStats] or
+	// [SkipKeyStats] (Paimon) — or is "".
 	Skip string
 }
+
+// The reasons [File.Skip] gives for a Paimon data file ruled out by the
+// statistics in its manifest entry: those of its value columns
+// (_VALUE_STATS) or of its trimmed primary key (_KEY_STATS).
+const (
+	SkipValueStats = "value statistics"
+	SkipKeyStats   = "key statistics"
+)
 
 // LSMFile is a Paimon primary-key table file's place in its bucket's LSM
 // tree, as the merged read uses it.
