@@ -47,7 +47,8 @@ type Snapshot struct {
 }
 
 // Scan is a planned read of a table. Its methods plan once, on the first
-// call, and give the same answer after.
+// call, and give the same answer after (an Iceberg scan's Tasks plans
+// again on each call, to stream, and gives the same tasks).
 type Scan interface {
 	// Plan returns the scan's tasks in scan order: one per live data
 	// file or file slice, a Paimon merge section's files as one task, and
