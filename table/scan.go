@@ -47,7 +47,8 @@ type Snapshot struct {
 }
 
 // Scan is a planned read of a table. Its methods plan once, on the first
-// call, and give the same answer after.
+// call, and give the same answer after (an Iceberg scan's Tasks plans
+// again on each call, to stream, and gives the same tasks).
 type Scan interface {
 	// Plan returns the scan's tasks in scan order: one per live data
 	// file or file slice, a Paimon merge section's files as one task, and
@@ -58,8 +59,11 @@ type Scan interface {
 	// read them anywhere with reader.ReadTask. A scan with
 	// [ScanOptions.ListOnly] returns [ErrListOnly].
 	Plan(ctx context.Context) ([]Task, error)
-	// Tasks yields the tasks of Plan one by one; the first error ends the
-	// sequence.
+	// Tasks yields the tasks of Plan one by one, in the same order; the
+	// first error ends the sequence. For Iceberg it streams (each call
+	// plans again): a data manifest's tasks are yielded once it is read,
+	// without holding every task, and stopping early stops reading
+	// manifests. Other formats plan whole, then yield.
 	Tasks(ctx context.Context) iter.Seq2[Task, error]
 	// Files returns what planning knows of every live file: the read
 	// schema, the schema history and each file with its task, partition,
