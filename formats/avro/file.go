@@ -56,8 +56,11 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		return nil, err
 	}
 	f.schema, f.nodes, err = convertSchema(as)
-	if err != nil {
+	if err != nil && c.name != "" {
 		return nil, fmt.Errorf("%s: %w", c.name, err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return f, nil
 }
