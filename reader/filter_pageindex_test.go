@@ -1,0 +1,249 @@
+package reader_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/internal/testutil"
+	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/schema"
+)
+
+// pageFileRow is a row of pageFile, in the file's (old) types and names.
+type pageFileRow struct {
+	K int32  `parquet:"k,id(1)"`
+	S string `parquet:"s,id(2)"`
+	V *int32 `parquet:"v,id(3),optional"`
+}
+
+// pageFile writes 1,000 rows sorted by k (k = row) in 2 row groups of 500,
+// in pages of a few dozen rows, with parquet-go's column and offset
+// indexes; s is "s%04d" of k and v is k, null for k in [500, 600).
+func pageFile(t *testing.T) []byte {
+	t.Helper()
+	var rows []pageFileRow
+	for r := 0; r < 1000; r++ {
+		row := pageFileRow{K: int32(r), S: fmt.Sprintf("s%04d", r)}
+		if r < 500 || r >= 600 {
+			v := int32(r)
+			row.V = &v
+		}
+		rows = append(rows, row)
+	}
+	var buf bytes.Buffer
+	w := pq.NewGenericWriter[pageFileRow](&buf, pq.MaxRowsPerRowGroup(500), pq.PageBufferSize(256))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// pageEvolved is pageFile's read schema after evolution: k promoted
+// int→long, s renamed to name, v kept, added (id 4) added, and _pos.
+func pageEvolved() *schema.Schema {
+	return schema.New(1,
+		&schema.Field{ID: 1, Name: "k", Type: schema.Long, Required: true},
+		&schema.Field{ID: 2, Name: "name", Type: schema.String, Required: true},
+		&schema.Field{ID: 3, Name: "v", Type: schema.Int},
+		&schema.Field{ID: 4, Name: "added", Type: schema.Long},
+		&schema.Field{ID: reader.FieldIDPos, Name: reader.ColumnPos, Type: schema.Long, Required: true},
+	)
+}
+
+// pageRows renders the rows of pageFile with the given k, in pageEvolved.
+func pageRows(ks ...int) string {
+	var b strings.Builder
+	for _, k := range ks {
+		v := fmt.Sprint(k)
+		if k >= 500 && k < 600 {
+			v = "null"
+		}
+		fmt.Fprintf(&b, `{"k":%d,"name":"s%04d","v":%s,"added":null,"_pos":%d}`+"\n", k, k, v, k)
+	}
+	return b.String()
+}
+
+// TestPageIndexWritten: the generated file has a page index of many pages
+// per column chunk, with first rows from 0 and int32 bounds.
+func TestPageIndexWritten(t *testing.T) {
+	data := pageFile(t)
+	f, err := parquet.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := f.Schema().Fields[0]
+	ps, err := f.PageIndexOf(0, k)
+	if err != nil || len(ps) < 5 {
+		t.Fatalf("%d pages, %v; want several", len(ps), err)
+	}
+	if ps[0].FirstRow != 0 || ps[0].Min != int32(0) || ps[0].Max != int32(ps[0].Rows-1) || ps[0].NullCount != 0 {
+		t.Errorf("first page %+v", ps[0])
+	}
+	v := f.Schema().Fields[2]
+	ps, err = f.PageIndexOf(1, v)
+	if err != nil || len(ps) < 2 || !ps[0].NullPage || ps[0].Min != nil {
+		t.Fatalf("v in row group 1: %+v, %v; want a first page of nulls", ps, err)
+	}
+}
+
+// TestPageIndexPruning: the page index skips the rows of the pages whose
+// statistics cannot match, after the row group statistics, with the right
+// _pos, the int32 page bounds of a column read as long, a renamed column
+// matched by field id and the null pages of an optional column.
+func TestPageIndexPruning(t *testing.T) {
+	data := pageFile(t)
+	for _, c := range []struct {
+		name, where string
+		rows        []int
+	}{
+		{"eq on a promoted int", "k = 123", []int{123}},
+		{"a range", "k >= 100 and k < 110", span(100, 110)},
+		{"or of two ends", "k < 3 or k > 997", []int{0, 1, 2, 998, 999}},
+		{"not", "not (k >= 3)", []int{0, 1, 2}},
+		{"renamed column by field id", "name = 's0321'", []int{321}},
+		{"two columns and", "k > 300 and name < 's0303'", []int{301, 302}},
+		{"two columns or", "k = 7 or name = 's0777'", []int{7, 777}},
+		{"null pages", "v is null and k < 505", span(500, 505)},
+		{"not null", "v is not null and k >= 598 and k < 602", []int{600, 601}},
+		{"a missing column by its constant", "added is null and k = 5", []int{5}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, batch := range []int{7, 0} {
+				for _, on := range []bool{true, false} {
+					reader.SetPageIndex(on)
+					got, st := readFiltered(t, data, pageEvolved(), c.where, batch)
+					reader.SetPageIndex(true)
+					if want := pageRows(c.rows...); got != want {
+						t.Errorf("%s (batch %d, page index %v): rows\n%s\nwant\n%s", c.where, batch, on, got, want)
+					}
+					if on && (st.PageIndexRowsSkipped == 0 || st.PageIndexPagesSkipped == 0) {
+						t.Errorf("%s: page index skipped %d rows, %d pages; want some", c.where, st.PageIndexRowsSkipped, st.PageIndexPagesSkipped)
+					}
+					if !on && st.PageIndexRowsSkipped != 0 {
+						t.Errorf("%s: page index off skipped %d rows", c.where, st.PageIndexRowsSkipped)
+					}
+					if on && st.RowsRead+st.PageIndexRowsSkipped != 500*st.RowGroupsRead {
+						t.Errorf("%s: %d rows decoded + %d skipped, want %d", c.where, st.RowsRead, st.PageIndexRowsSkipped, 500*st.RowGroupsRead)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPageIndexCounts: exact counters for a filter selecting one page of
+// the first row group: every other page of k is skipped, and its rows.
+func TestPageIndexCounts(t *testing.T) {
+	data := pageFile(t)
+	f, err := parquet.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := f.PageIndexOf(0, f.Schema().Fields[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps[2]
+	t.Logf("%d pages of k in row group 0; page 2 rows %d from %d", len(ps), p.Rows, p.FirstRow)
+	got, st := readFiltered(t, data, pageEvolved(), fmt.Sprintf("k = %d", p.FirstRow), 0)
+	if want := pageRows(int(p.FirstRow)); got != want {
+		t.Errorf("rows\n%s\nwant\n%s", got, want)
+	}
+	if st.RowGroupsRead != 1 || st.RowGroupsSkipped != 1 || st.RowsRead != p.Rows || st.PageIndexRowsSkipped != 500-p.Rows || st.PageIndexPagesSkipped != int64(len(ps)-1) {
+		t.Errorf("counts %+v; want 1 group read, 1 skipped, %d rows read, %d skipped, %d pages skipped", st, p.Rows, 500-p.Rows, len(ps)-1)
+	}
+}
+
+// TestPageIndexWorkers: the parallel row-group path skips pages alike,
+// with the right _pos.
+func TestPageIndexWorkers(t *testing.T) {
+	data := pageFile(t)
+	for _, where := range []string{"k in (5, 123, 456, 777)", "k < 2 or k > 997"} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		e, _ := expr.Parse(where)
+		var st reader.ScanStats
+		rr, err := reader.Open(context.Background(), bytes.NewReader(data), int64(len(data)), reader.Options{ReadSchema: pageEvolved(), Filter: e, Stats: &st, Allocator: mem, Workers: 2, BatchRows: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := testutil.ReaderJSON(t, rr)
+		rr.Release()
+		mem.AssertSize(t, 0)
+		want := pageRows(5, 123, 456, 777)
+		if where != "k in (5, 123, 456, 777)" {
+			want = pageRows(0, 1, 998, 999)
+		}
+		if got != want {
+			t.Errorf("%s: rows\n%s\nwant\n%s", where, got, want)
+		}
+		if c := st.Counts(); c.RowGroupsRead != 2 || c.PageIndexRowsSkipped == 0 {
+			t.Errorf("%s: %+v; want 2 groups read and rows skipped by the page index", where, c)
+		}
+	}
+}
+
+// corruptPageIndex returns data with the first column index parquet-go
+// wrote (right after the last page of the last column chunk) made
+// undecodable: its first field header gets a type code thrift does not
+// define.
+func corruptPageIndex(t *testing.T, data []byte) []byte {
+	t.Helper()
+	f, err := parquet.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := f.Schema().Fields[len(f.Schema().Fields)-1]
+	ps, err := f.PageIndexOf(f.NumRowGroups()-1, last)
+	if err != nil || len(ps) == 0 {
+		t.Fatalf("%d pages, %v", len(ps), err)
+	}
+	end := ps[len(ps)-1].Offset + ps[len(ps)-1].Bytes
+	bad := append([]byte(nil), data...)
+	bad[end] = 0x1f
+	return bad
+}
+
+// readPageErr reads data named pages.parquet with filter e and returns
+// the rows read and the first error.
+func readPageErr(data []byte, e expr.Expr, workers int) (int64, error) {
+	rr, err := reader.Open(context.Background(), bytes.NewReader(data), int64(len(data)), reader.Options{Name: "pages.parquet", ReadSchema: pageEvolved(), Filter: e, Allocator: memory.NewGoAllocator(), Workers: workers})
+	if err != nil {
+		return 0, err
+	}
+	defer rr.Release()
+	var n int64
+	for rr.Next() {
+		n += rr.RecordBatch().NumRows()
+	}
+	return n, rr.Err()
+}
+
+// TestPageIndexCorrupt: a column index that does not decode fails the
+// read with ErrCorrupt naming the file; it is never taken as a skip.
+func TestPageIndexCorrupt(t *testing.T) {
+	bad := corruptPageIndex(t, pageFile(t))
+	for _, workers := range []int{1, 2} {
+		e, _ := expr.Parse("k = 123 or k = 777")
+		_, err := readPageErr(bad, e, workers)
+		if !errors.Is(err, lakecat.ErrCorrupt) || !errors.Is(err, parquet.ErrCorrupt) || !strings.Contains(err.Error(), "pages.parquet") || !strings.Contains(err.Error(), "column index") {
+			t.Errorf("workers %d: %v, want a corrupt column index error naming pages.parquet", workers, err)
+		}
+	}
+	// Without a filter the index is never read.
+	if n, err := readPageErr(bad, nil, 1); err != nil || n != 1000 {
+		t.Errorf("no filter: %d rows, %v; want 1000", n, err)
+	}
+}
