@@ -5,15 +5,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/internal/render"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
@@ -245,5 +250,146 @@ func TestPageIndexCorrupt(t *testing.T) {
 	// Without a filter the index is never read.
 	if n, err := readPageErr(bad, nil, 1); err != nil || n != 1000 {
 		t.Errorf("no filter: %d rows, %v; want 1000", n, err)
+	}
+}
+
+// pageIndexRealFiles are the files of parquet-testing with a page index of
+// several pages per column chunk.
+var pageIndexRealFiles = []string{
+	"int32_with_null_pages.parquet",
+	"datapage_v1-snappy-compressed-checksum.parquet",
+	"datapage_v1-uncompressed-checksum.parquet",
+}
+
+// diffPageIndexFiles is TestFilterDifferential's part for page-indexed
+// files: the real ones above and pageFile read evolved, each with random
+// filters read with the page index, 1 or 2 workers and small or default
+// batches, against the unfiltered read filtered afterwards.
+func diffPageIndexFiles(t *testing.T, rng *rand.Rand, stats *reader.ScanStats) (filters, rows int) {
+	type file struct {
+		name string
+		data []byte
+		read *schema.Schema // what the filter binds to
+		opt  *schema.Schema // Options.ReadSchema (nil: the file's own)
+	}
+	var files []file
+	for _, n := range pageIndexRealFiles {
+		data, err := os.ReadFile(filepath.Join(testutil.RealDir(t), "parquet-testing", "data", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pf, err := parquet.Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, file{n, data, reader.SelfDescribed(pf.Schema()), nil})
+	}
+	files = append(files, file{"pageFile", pageFile(t), pageEvolved(), pageEvolved()})
+	for _, f := range files {
+		rr, err := reader.Open(context.Background(), bytes.NewReader(f.data), int64(len(f.data)), reader.Options{ReadSchema: f.opt})
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		var batches []arrow.RecordBatch
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			rec.Retain()
+			batches = append(batches, rec)
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		rr.Release()
+		cands := filterColumns(f.read, batches)
+		if len(cands) == 0 {
+			t.Errorf("%s: no column to filter on", f.name)
+		}
+		for k := 0; k < 40 && len(cands) > 0; k++ {
+			e := randomFilter(rng, cands, 0)
+			bound, err := expr.Bind(e, f.read)
+			if err != nil {
+				t.Errorf("%s: %s: bind: %v", f.name, e, err)
+				continue
+			}
+			var want []byte
+			for _, b := range batches {
+				sel, _, err := bound.Select(b)
+				if err != nil {
+					t.Fatalf("%s: %s: %v", f.name, e, err)
+				}
+				for r := 0; r < int(b.NumRows()); r++ {
+					if sel[r/8]&(1<<(r%8)) != 0 {
+						want = render.AppendRow(want, b, r, nil)
+						want = append(want, '\n')
+					}
+				}
+			}
+			batch := 0
+			if k%3 == 0 {
+				batch = 1 + rng.IntN(50)
+			}
+			frr, err := reader.Open(context.Background(), bytes.NewReader(f.data), int64(len(f.data)), reader.Options{ReadSchema: f.opt, Filter: e, Stats: stats, Workers: 1 + k%2, BatchRows: batch})
+			if err != nil {
+				t.Errorf("%s: %s: %v", f.name, e, err)
+				continue
+			}
+			got := testutil.ReaderJSON(t, frr)
+			frr.Release()
+			if got != string(want) {
+				t.Errorf("%s: %s (batch %d, workers %d):\n got %s\nwant %s", f.name, e, batch, 1+k%2, got, want)
+			}
+			filters++
+			rows += strings.Count(got, "\n")
+		}
+		for _, b := range batches {
+			b.Release()
+		}
+	}
+	return filters, rows
+}
+
+// realPageCount reads the parquet-testing file name with filter where and
+// returns the rows and the counters.
+func realPageCount(t *testing.T, name, where string) (int64, reader.ScanCounts) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testutil.RealDir(t), "parquet-testing", "data", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	e, err := expr.Parse(where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st reader.ScanStats
+	rr, err := reader.Open(context.Background(), bytes.NewReader(data), int64(len(data)), reader.Options{Name: name, Filter: e, Stats: &st, Allocator: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	var n int64
+	for rr.Next() {
+		n += rr.RecordBatch().NumRows()
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return n, st.Counts()
+}
+
+// TestPageIndexRealFiles: parquet-mr's int32_with_null_pages.parquet
+// (1,000 rows, 10 pages of 100, 275 nulls) skips its null page for IS NOT
+// NULL; datapage_v1-snappy-compressed-checksum.parquet, whose column
+// index marks every page of its required columns null without null
+// counts, skips nothing and keeps all 5,120 rows.
+func TestPageIndexRealFiles(t *testing.T) {
+	n, c := realPageCount(t, "int32_with_null_pages.parquet", "int32_field is not null")
+	if n != 725 || c.PageIndexRowsSkipped != 100 || c.PageIndexPagesSkipped != 1 || c.RowsRead != 900 {
+		t.Errorf("int32_with_null_pages: %d rows, %+v; want 725 rows, 900 decoded, 1 page and 100 rows skipped", n, c)
+	}
+	n, c = realPageCount(t, "datapage_v1-snappy-compressed-checksum.parquet", "a is not null or b is not null")
+	if n != 5120 || c.PageIndexRowsSkipped != 0 {
+		t.Errorf("datapage_v1-snappy-compressed-checksum: %d rows, %+v; want 5120 rows, none skipped", n, c)
 	}
 }

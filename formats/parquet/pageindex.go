@@ -15,7 +15,9 @@ type PageStats struct {
 	// FirstRow is the page's first row, counted from the row group's
 	// first row; Rows is the number of rows it holds.
 	FirstRow, Rows int64
-	// NullPage: every value of the page is null (its bounds are unset).
+	// NullPage: every value of the page is null (its bounds are unset):
+	// null_pages says so and null_counts agrees. A null page without a
+	// null count of all its rows has no bounds and NullPage false.
 	NullPage bool
 	// NullCount is the page's number of nulls, or -1 when the writer left
 	// null_counts out.
@@ -108,11 +110,16 @@ func (f *File) PageIndexOf(rowGroup int, leaf *schema.Field) ([]PageStats, error
 		if pl.Offset < 4 || pl.CompressedPageSize <= 0 || int64(pl.CompressedPageSize) > f.size-8-pl.Offset {
 			return nil, corruptf(f.name, cc.OffsetIndexOffset.V, "offset index", "page %d at offset %d of %d bytes does not fit in the file of %d bytes (%s)", i, pl.Offset, pl.CompressedPageSize, f.size, where)
 		}
-		p := PageStats{FirstRow: pl.FirstRowIndex, Rows: end - pl.FirstRowIndex, NullPage: ci.NullPages[i], NullCount: -1, Offset: pl.Offset, Bytes: int64(pl.CompressedPageSize)}
+		p := PageStats{FirstRow: pl.FirstRowIndex, Rows: end - pl.FirstRowIndex, NullCount: -1, Offset: pl.Offset, Bytes: int64(pl.CompressedPageSize)}
 		if ci.NullCounts != nil && ci.NullCounts[i] >= 0 {
 			p.NullCount = ci.NullCounts[i]
 		}
-		if !p.NullPage {
+		// A null page is trusted only when its null count says so:
+		// parquet-mr 1.13 without statistics marks every page null
+		// (parquet-testing's datapage_v1-*-checksum.parquet, required
+		// columns), which would skip every row.
+		p.NullPage = ci.NullPages[i] && p.NullCount == p.Rows
+		if !ci.NullPages[i] {
 			p.Min = statValue(ci.MinValues[i], pt, conv)
 			p.Max = statValue(ci.MaxValues[i], pt, conv)
 		}
