@@ -18,6 +18,7 @@ import (
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/internal/icebergwrite"
 	"github.com/lakecat/lakecat/internal/render"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
@@ -391,5 +392,98 @@ func TestPageIndexRealFiles(t *testing.T) {
 	n, c = realPageCount(t, "datapage_v1-snappy-compressed-checksum.parquet", "a is not null or b is not null")
 	if n != 5120 || c.PageIndexRowsSkipped != 0 {
 		t.Errorf("datapage_v1-snappy-compressed-checksum: %d rows, %+v; want 5120 rows, none skipped", n, c)
+	}
+}
+
+// pageDeletesTable writes an Iceberg table of one data file of 1,000 rows
+// (id = row, long) in 2 row groups of 500, in small pages with a page
+// index, and a position delete file deleting every 7th row and rows
+// 120..130; deleted reports which rows it deletes.
+func pageDeletesTable(t *testing.T) (dir string, deleted func(int) bool) {
+	t.Helper()
+	dir = t.TempDir()
+	tb := &icebergwrite.Table{Dir: dir, Location: "/warehouse/pages", FormatVersion: 2, LastColumnID: 1,
+		Schemas: []string{`{"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": true, "type": "long"}]}`},
+		Specs:   []icebergwrite.Spec{{ID: 0}}}
+	type row struct {
+		ID int64 `parquet:"id,id(1)"`
+	}
+	rows := make([]row, 1000)
+	for i := range rows {
+		rows[i].ID = int64(i)
+	}
+	f, err := icebergwrite.WriteParquetWith(tb, "data/d.parquet", rows, pq.MaxRowsPerRowGroup(500), pq.PageBufferSize(256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Commit(f); err != nil {
+		t.Fatal(err)
+	}
+	deleted = func(i int) bool { return i%7 == 0 || (i >= 120 && i <= 130) }
+	var pd []icebergwrite.PositionDelete
+	for i := range rows {
+		if deleted(i) {
+			pd = append(pd, icebergwrite.PositionDelete{FilePath: f.Path, Pos: int64(i)})
+		}
+	}
+	d, err := icebergwrite.WritePositionDeletes(tb, "data/pos.parquet", pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Commit(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.WriteMetadata(); err != nil {
+		t.Fatal(err)
+	}
+	return dir, deleted
+}
+
+// TestPageIndexWithDeletes: position deletes and the page index together,
+// the deletes applied to decoded batches or inside the decoder, dropped or
+// flagged in _deleted: the surviving rows of the filter, each with its
+// file position, in batches of 3 rows and of the default size, and with
+// 2 workers.
+func TestPageIndexWithDeletes(t *testing.T) {
+	defer reader.SetDecoderSkip(false)
+	dir, deleted := pageDeletesTable(t)
+	const where = "(id >= 100 and id < 140) or id > 990"
+	match := func(i int) bool { return (i >= 100 && i < 140) || i > 990 }
+	var live, flagged []string
+	for i := 0; i < 1000; i++ {
+		if !match(i) {
+			continue
+		}
+		flagged = append(flagged, fmt.Sprintf(`{"id":%d,"_pos":%d,"_deleted":%t}`, i, i, deleted(i)))
+		if !deleted(i) {
+			live = append(live, fmt.Sprintf(`{"id":%d,"_pos":%d}`, i, i))
+		}
+	}
+	e, err := expr.Parse(where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inDecoder := range []bool{false, true} {
+		for _, batch := range []int{3, 0, -2} {
+			for _, cols := range [][]string{{"id", "_pos"}, {"id", "_pos", "_deleted"}} {
+				reader.SetDecoderSkip(inDecoder)
+				var st reader.ScanStats
+				o := reader.TableOptions{Columns: cols, BatchRows: batch, Filter: e, Stats: &st}
+				if batch < 0 {
+					o.BatchRows, o.Workers = 5, 2 // row groups decoded in parallel
+				}
+				got := tableRows(t, dir, o, true)
+				want := live
+				if len(cols) == 3 {
+					want = flagged
+				}
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("in decoder %v, batch %d, %v: rows\n%s\nwant\n%s", inDecoder, batch, cols, strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+				if c := st.Counts(); c.PageIndexRowsSkipped == 0 {
+					t.Errorf("in decoder %v, batch %d, %v: no row skipped by the page index (%+v)", inDecoder, batch, cols, c)
+				}
+			}
+		}
 	}
 }
