@@ -17,6 +17,7 @@ import (
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // killFS is a file system whose process is killed at operation n (counting
@@ -151,7 +152,7 @@ func TestCommitKilledAtEveryStep(t *testing.T) {
 	}{
 		{"iceberg", filepath.Join(root, "testdata", "orders"), reader.TableOptions{}},
 		// A primary-key table: read as stored (Raw).
-		{"paimon", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}},
+		{"paimon", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			update := func() *evolve.UpdateSchema { return evolve.NewUpdate().AddColumn("killed_col", schema.Int, "") }

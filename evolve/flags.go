@@ -54,7 +54,7 @@ var FlagNames = []string{"add", "add-nested", "rename", "optional", "type", "doc
 // the changes apply in order. Errors match [ErrInvalidFlag].
 func (u *UpdateSchema) AddFlag(flag, value string) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w --%s %q: %s", ErrInvalidFlag, flag, value, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s %q: %s", ErrInvalidFlag, flag, value, fmt.Sprintf(format, args...))
 	}
 	v := strings.TrimSpace(value)
 	switch flag {
@@ -123,7 +123,7 @@ func (u *UpdateSchema) AddFlag(flag, value string) error {
 			return bad("want 'PATH first', 'PATH before REF' or 'PATH after REF'")
 		}
 	default:
-		return fmt.Errorf("%w: unknown flag --%s", ErrInvalidFlag, flag)
+		return fmt.Errorf("%w: unknown change %q (want one of %s)", ErrInvalidFlag, flag, strings.Join(FlagNames, ", "))
 	}
 	return nil
 }

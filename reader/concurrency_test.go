@@ -15,6 +15,7 @@ import (
 	"github.com/lakecat/lakecat/internal/render"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 type concTable struct {
@@ -30,7 +31,7 @@ func concTables(t *testing.T) []concTable {
 	pc := filepath.Join(real, "paimon-cpp", "test", "test_data")
 	return []concTable{
 		{"orders (iceberg, generated)", filepath.Join(root, "testdata", "orders"), reader.TableOptions{}},
-		{"paimon_orders (paimon, generated, raw)", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}},
+		{"paimon_orders (paimon, generated, raw)", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}},
 		{"duckdb add_columns_with_defaults", filepath.Join(duck, "add_columns_with_defaults", "default.db", "add_columns_with_defaults"), reader.TableOptions{}},
 		{"duckdb column_mapping", filepath.Join(duck, "column_mapping", "warehouse", "default.db", "my_table"),
 			reader.TableOptions{AllowPaths: []string{filepath.Join(duck, "column_mapping", "warehouse", "example")}}},

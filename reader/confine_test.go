@@ -68,7 +68,7 @@ func TestConfinedLocalTable(t *testing.T) {
 		t.Fatal("no rows")
 	}
 	mapped := func(to string) reader.TableOptions {
-		return reader.TableOptions{Iceberg: reader.IcebergOptions{PathMap: iceberg.PathMap{{Old: "orders/data", New: to}}}}
+		return reader.TableOptions{FormatOptions: iceberg.Options{PathMap: iceberg.PathMap{{Old: "orders/data", New: to}}}}
 	}
 	cases := []struct {
 		name string
@@ -140,7 +140,7 @@ func TestConfinedS3Table(t *testing.T) {
 	uploadTo(t, fsys, filepath.Join(src, "data"), "s3://lake/elsewhere/data")
 	want := tableRows(t, src, reader.TableOptions{}, false)
 	mapped := func(to string, allow ...string) reader.TableOptions {
-		return reader.TableOptions{FS: fsys, AllowPaths: allow, Iceberg: reader.IcebergOptions{PathMap: iceberg.PathMap{{Old: "orders/data", New: to}}}}
+		return reader.TableOptions{FS: fsys, AllowPaths: allow, FormatOptions: iceberg.Options{PathMap: iceberg.PathMap{{Old: "orders/data", New: to}}}}
 	}
 	if got := tableRows(t, "s3://lake/orders", reader.TableOptions{FS: fsys}, false); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("in place: %q", got)

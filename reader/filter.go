@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
@@ -19,7 +18,6 @@ import (
 	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
-	"github.com/lakecat/lakecat/table/iceberg"
 )
 
 // ScanStats counts what reads with a filter skipped and read. One value
@@ -415,45 +413,11 @@ func applyFilter(ctx context.Context, f *expr.Bound, out arrow.RecordBatch, mem 
 	return res, nil
 }
 
-// missingPaths returns the dotted paths (in full) of the fields among ids
-// that sel, a selection of full, lacks.
-func missingPaths(full, sel *schema.Schema, ids []int) []string {
-	var out []string
-	for _, id := range ids {
-		if sel.FindByID(id) != nil {
-			continue
-		}
-		schema.Walk(full.Fields, func(path []string, f *schema.Field) bool {
-			if f.ID == id {
-				out = append(out, strings.Join(path, "."))
-				return false
-			}
-			return true
-		})
-	}
-	return out
-}
-
 // TaskMayMatch reports whether task may hold a row the filter (bound to
 // task.ReadSchema) selects, judged only from what the task states, without
 // opening its file: its constants (identity-partition values, _file,
 // _spec_id). Other fields may match anything.
-func TaskMayMatch(task table.Task, filter *expr.Bound) bool {
-	if filter == nil || task.ReadSchema == nil {
-		return true
-	}
-	top := map[int]bool{}
-	for _, f := range task.ReadSchema.Fields {
-		top[f.ID] = true
-	}
-	return filter.MayMatch(func(id int) (expr.Stats, bool) {
-		v, ok := task.Constants[id]
-		if !ok || !top[id] {
-			return expr.Stats{}, false
-		}
-		return expr.ConstantStats(v, -1), true
-	})
-}
+func TaskMayMatch(task table.Task, filter *expr.Bound) bool { return table.TaskMayMatch(task, filter) }
 
 // narrowReader returns the batches of rr in the schema out, whose fields
 // (by id, recursively through structs) are a subset of rr's: the columns
@@ -569,14 +533,7 @@ type FilePruning struct {
 // files are not in Files) and how many files they list, as far as the
 // manifest list counts them; 0, 0 for other tables or without a filter.
 func (t *Table) ManifestsSkipped() (manifests int, files int64) {
-	if t.icebergScan == nil {
-		return 0, 0
-	}
-	for _, mf := range t.icebergScan.SkippedManifests {
-		manifests++
-		files += max(mf.Files, 0)
-	}
-	return manifests, files
+	return t.listing.ManifestsSkipped, t.listing.ManifestFilesSkipped
 }
 
 // Prune reports what the filter of [TableOptions.Filter] skips of file i
@@ -586,11 +543,12 @@ func (t *Table) ManifestsSkipped() (manifests int, files int64) {
 // match.
 func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	f := t.Files[i]
-	if t.filter == nil {
+	filter := t.listing.Filter
+	if filter == nil {
 		return FilePruning{MayMatch: true}, nil
 	}
-	if f.skip != "" {
-		return FilePruning{Reason: f.skip, BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
+	if f.Skip != "" {
+		return FilePruning{Reason: f.Skip, BytesSkipped: max(f.Task.SizeBytes, 0)}, nil
 	}
 	if f.Task.Hudi != nil {
 		// A Hudi file slice: its log records may match whatever the base
@@ -613,7 +571,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	if err != nil {
 		return FilePruning{}, withFile(f.Path, err)
 	}
-	if f.Task.Merge != nil || f.inMerge {
+	if f.Task.Merge != nil || f.InMerge {
 		// A file of a merge section: its rows replace or delete those of
 		// the section's other files, so it is read whole, as the merge
 		// reads it (a scan counts it so).
@@ -625,9 +583,9 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		return FilePruning{}, withFile(f.Path, err)
 	}
 	defer p.Release()
-	lacking := !lackingMayMatch(t.filter, dec, p, o)
+	lacking := !lackingMayMatch(filter, dec, p, o)
 	if od, ok := dec.(orcDecoder); ok && stripeRangeValid(od.File, o) {
-		return orcPruning(od.File, t.filter, p, o, lacking), nil
+		return orcPruning(od.File, filter, p, o, lacking), nil
 	}
 	pd, ok := dec.(parquetDecoder)
 	if !ok {
@@ -638,7 +596,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		return FilePruning{MayMatch: true, RowGroups: 1, RowGroupsKept: 1}, nil
 	}
 	var st ScanStats
-	g := newRowGroupFilter(pd.File, t.filter, p.FileSchema(), p.ReadSchema(), o.Constants, o.posFieldID())
+	g := newRowGroupFilter(pd.File, filter, p.FileSchema(), p.ReadSchema(), o.Constants, o.posFieldID())
 	kept, err := g.keptRowGroups(o.firstRowGroup, o.rowGroups, &st)
 	if err != nil {
 		return FilePruning{}, withFile(f.Path, err)
@@ -659,38 +617,6 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	}
 	out.RowGroupsSkippedBloom = int(c.RowGroupsSkippedBloom)
 	return out, nil
-}
-
-// fileSkip returns why the filter rules out file i without opening it —
-// "partition values" (its constants) or "column metrics" (Iceberg's
-// value, null and NaN counts and bounds in its manifest entry) — or "".
-func (t *Table) fileSkip(i int) string {
-	f := &t.Files[i]
-	if t.filter == nil {
-		return ""
-	}
-	if !TaskMayMatch(f.Task, t.filter) {
-		return "partition values"
-	}
-	if t.icebergScan != nil && f.dataFile != nil && !t.icebergScan.PartitionMayMatch(f.dataFile, t.filter, t.ReadSchema) {
-		return "partition values"
-	}
-	if f.metrics != nil {
-		if t.readByID == nil {
-			t.readByID = idIndex(t.ReadSchema)
-		}
-		ok := t.filter.MayMatch(func(id int) (expr.Stats, bool) {
-			rf := t.readByID[id]
-			if rf == nil || id >= reservedFieldIDs {
-				return expr.Stats{}, false
-			}
-			return iceberg.MetricsStats(f.metrics, f.RecordCount, rf)
-		})
-		if !ok {
-			return "column metrics"
-		}
-	}
-	return ""
 }
 
 // lackingMayMatch evaluates the filter on the fields the file lacks alone:

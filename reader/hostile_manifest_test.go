@@ -11,6 +11,7 @@ import (
 	"github.com/lakecat/lakecat/internal/hostile"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // TestHostileManifests opens generated Iceberg and Paimon tables whose
@@ -67,7 +68,11 @@ func TestHostileManifests(t *testing.T) {
 				data = nil
 				var oerr error
 				peak := testutil.PeakHeap(func() {
-					oerr = readErr(t, dir, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}})
+					var o reader.TableOptions
+					if strings.HasPrefix(tb.name, "paimon") {
+						o.FormatOptions = paimon.Options{Raw: true}
+					}
+					oerr = readErr(t, dir, o)
 				})
 				t.Logf("peak heap %d KiB: %v", peak>>10, oerr)
 				if !errors.Is(oerr, lakecat.ErrCorrupt) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table/hudi"
 )
 
 // unzipHudi extracts a hudi-rs sample table zip (read in place from the
@@ -96,7 +97,7 @@ func TestHudiMergeOnRead(t *testing.T) {
 		t.Errorf("merged rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	var warnings []string
-	got = scanTableRows(t, dir, reader.TableOptions{Warn: func(m string) { warnings = append(warnings, m) }, Hudi: reader.HudiOptions{IgnoreLogs: true}})
+	got = scanTableRows(t, dir, reader.TableOptions{Warn: func(m string) { warnings = append(warnings, m) }, FormatOptions: hudi.Options{IgnoreLogs: true}})
 	want := rowsOf(strings.Replace(hudiRows, `{"id":1,"name":"Alice","isActive":false`, `{"id":1,"name":"Alice","isActive":true`, 1))
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("base rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

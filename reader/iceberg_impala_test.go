@@ -114,5 +114,5 @@ func TestIcebergTablesImpalaPathMap(t *testing.T) {
 	for _, t := range []string{"iceberg_migrated_alter_test", "iceberg_migrated_alter_test_orc", "iceberg_mixed_file_format_test"} {
 		pm = append(pm, iceberg.PathRule{Old: "/test-warehouse/" + t + "/", New: dir + t + "/"})
 	}
-	runTableCases(t, impalaCases(reader.TableOptions{Iceberg: reader.IcebergOptions{NoRebase: true, PathMap: pm}}))
+	runTableCases(t, impalaCases(reader.TableOptions{FormatOptions: iceberg.Options{NoRebase: true, PathMap: pm}}))
 }

@@ -1,7 +1,6 @@
 package reader
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -9,110 +8,33 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table"
 )
 
 // The field ids of the metadata columns (Iceberg table spec, "Reserved
-// Field IDs"). A read schema may hold them; they are never stored in data
-// files. An Iceberg table never uses them, so its metadata columns take
-// them; a Paimon primary-key table does (_SEQUENCE_NUMBER is 2147483646,
-// _VALUE_KIND 2147483645), so on any table a metadata column whose id some
-// schema of the table uses takes another ([Table.MetadataFieldID]).
+// Field IDs"): see [table.FieldIDFile] and the others. A metadata column
+// whose id some schema of the table uses takes another
+// ([Table.MetadataFieldID]).
 const (
-	// FieldIDFile is _file (string): the data file's path as the table
-	// metadata stores it.
-	FieldIDFile = 2147483646
-	// FieldIDPos is _pos (long): the row's position in its data file, from 0.
-	FieldIDPos = 2147483645
-	// FieldIDDeleted is _deleted (boolean): whether the row is deleted.
-	// A read that selects it keeps the deleted rows, flagged.
-	FieldIDDeleted = 2147483644
-	// FieldIDSpecID is _spec_id (int): the partition spec id of the file.
-	FieldIDSpecID = 2147483643
-	// FieldIDPartition is _partition (struct): the file's partition values,
-	// one optional field per partition field of every spec.
-	FieldIDPartition = 2147483642
+	FieldIDFile      = table.FieldIDFile
+	FieldIDPos       = table.FieldIDPos
+	FieldIDDeleted   = table.FieldIDDeleted
+	FieldIDSpecID    = table.FieldIDSpecID
+	FieldIDPartition = table.FieldIDPartition
 )
 
-// The metadata column names.
+// The metadata column names (see [table.ColumnFile]).
 const (
-	ColumnFile      = "_file"
-	ColumnPos       = "_pos"
-	ColumnDeleted   = "_deleted"
-	ColumnSpecID    = "_spec_id"
-	ColumnPartition = "_partition"
+	ColumnFile      = table.ColumnFile
+	ColumnPos       = table.ColumnPos
+	ColumnDeleted   = table.ColumnDeleted
+	ColumnSpecID    = table.ColumnSpecID
+	ColumnPartition = table.ColumnPartition
 )
 
 // IsMetadataColumn reports whether name is one of the metadata columns a
-// table read adds on request.
-func IsMetadataColumn(name string) bool {
-	switch name {
-	case ColumnFile, ColumnPos, ColumnDeleted, ColumnSpecID, ColumnPartition:
-		return true
-	}
-	return false
-}
-
-// reservedFieldID is the Iceberg reserved id of a metadata column.
-func reservedFieldID(name string) (int, error) {
-	switch name {
-	case ColumnFile:
-		return FieldIDFile, nil
-	case ColumnPos:
-		return FieldIDPos, nil
-	case ColumnDeleted:
-		return FieldIDDeleted, nil
-	case ColumnSpecID:
-		return FieldIDSpecID, nil
-	case ColumnPartition:
-		return FieldIDPartition, nil
-	}
-	return 0, fmt.Errorf("reader: %q is not a metadata column (_file, _pos, _deleted, _spec_id, _partition)", name)
-}
-
-// metadataFieldIDs returns the field id of each named metadata column in a
-// read of a table whose schemas (read schema, schema history, every file's
-// writer schema, system columns included) use the ids in used: its Iceberg
-// reserved id when unused, else the highest id below it that is neither
-// used nor taken by an earlier name. Field ids of one read must be unique,
-// or a metadata column would take a file column of the same id (Paimon's
-// _SEQUENCE_NUMBER has _file's reserved id).
-func metadataFieldIDs(names []string, used map[int]bool) (map[string]int, error) {
-	ids := make(map[string]int, len(names))
-	taken := make(map[int]bool, len(names))
-	for _, n := range names {
-		if _, ok := ids[n]; ok {
-			continue
-		}
-		id, err := reservedFieldID(n)
-		if err != nil {
-			return nil, err
-		}
-		for used[id] || taken[id] {
-			id--
-		}
-		ids[n], taken[id] = id, true
-	}
-	return ids, nil
-}
-
-// metadataField returns the read-schema field of a metadata column with
-// field id id; partition is the _partition struct type.
-func metadataField(name string, id int, partition *schema.StructType) *schema.Field {
-	switch name {
-	case ColumnFile:
-		return &schema.Field{ID: id, Name: name, Type: schema.String, Required: true}
-	case ColumnPos:
-		return &schema.Field{ID: id, Name: name, Type: schema.Long, Required: true}
-	case ColumnDeleted:
-		return &schema.Field{ID: id, Name: name, Type: schema.Boolean, Required: true}
-	case ColumnSpecID:
-		return &schema.Field{ID: id, Name: name, Type: schema.Int, Required: true}
-	}
-	if partition == nil {
-		partition = &schema.StructType{}
-	}
-	return &schema.Field{ID: id, Name: name, Type: partition, Required: true}
-}
+// table read adds on request ([table.IsMetadataColumn]).
+func IsMetadataColumn(name string) bool { return table.IsMetadataColumn(name) }
 
 // posFieldID is the field id of the _pos column under opts.
 func (o Options) posFieldID() int {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // TestMetadataColumnIDsPaimonRaw: a raw read of a Paimon primary-key table
@@ -20,7 +21,7 @@ import (
 // _SEQUENCE_NUMBER's id and failed ("want an integer, got string").
 func TestMetadataColumnIDsPaimonRaw(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "paimon_orders")
-	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{Columns: []string{"order_id", "_file", "_pos"}, MetadataColumns: []string{"_spec_id"}, Allocator: testutil.CheckedAllocator(t), Workers: 1, Paimon: reader.PaimonOptions{Raw: true}})
+	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{Columns: []string{"order_id", "_file", "_pos"}, MetadataColumns: []string{"_spec_id"}, Allocator: testutil.CheckedAllocator(t), Workers: 1, FormatOptions: paimon.Options{Raw: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

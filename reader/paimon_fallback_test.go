@@ -12,6 +12,7 @@ import (
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon"
 	"github.com/lakecat/lakecat/table/paimon/paimonwrite"
 )
 
@@ -78,12 +79,12 @@ func TestPaimonFallbackPrimaryKeyBranch(t *testing.T) {
 
 	two := writeFallbackTable(t, []fallbackRow{{ID: 1, V: &a}, {ID: 2, V: &b}}, []fallbackRow{{ID: 2, V: &b2}})
 	_, err := reader.OpenTable(context.Background(), two, reader.TableOptions{})
-	wantErr := `paimon table ` + two + `: reader: primary-key table needs merge on read: paimon: primary-key table: fallback branch "b" (primary key id): ` +
+	wantErr := `paimon table ` + two + `: table: primary-key table needs merge on read: paimon: primary-key table: fallback branch "b" (primary key id): ` +
 		filepath.Join(two, "bucket-0", "data-a.parquet") + ` needs a merge (2 live files in its bucket)`
 	if !errors.Is(err, reader.ErrPrimaryKeyTable) || !errors.Is(err, lakecat.ErrUnsupported) || err.Error() != wantErr {
 		t.Errorf("two files: err %v\nwant %s", err, wantErr)
 	}
-	got = scanTableRows(t, two, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}})
+	got = scanTableRows(t, two, reader.TableOptions{FormatOptions: paimon.Options{Raw: true}})
 	if want := `{"id":1,"v":"a"}` + "\n" + `{"id":2,"v":"b"}` + "\n" + `{"id":2,"v":"b2"}`; strings.Join(got, "\n") != want {
 		t.Errorf("two files, raw: %s", strings.Join(got, "\n"))
 	}

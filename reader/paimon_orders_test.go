@@ -12,6 +12,7 @@ import (
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // ordersTable is the generated Paimon table testdata/paimon_orders.
@@ -88,7 +89,7 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 		t.Errorf("merged rows:\n%s", strings.Join(got, "\n"))
 	}
 
-	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}})
+	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{FormatOptions: paimon.Options{Raw: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 	if got := strings.Join(files, " "); got != wantFiles {
 		t.Errorf("files:\n%s\nwant\n%s", got, wantFiles)
 	}
-	got := scanTableRows(t, dir, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}})
+	got := scanTableRows(t, dir, reader.TableOptions{FormatOptions: paimon.Options{Raw: true}})
 	if want := rowsOf(ordersRaw); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -125,7 +126,7 @@ func TestPaimonOrdersGenerated(t *testing.T) {
 	// later schema calls it. Merged, order 4 is gone; selecting only
 	// order_name still merges by the key.
 	zero := int64(0)
-	got = scanTableRows(t, dir, reader.TableOptions{Columns: []string{"order_id", "order_name"}, Paimon: reader.PaimonOptions{SchemaID: &zero}})
+	got = scanTableRows(t, dir, reader.TableOptions{Columns: []string{"order_id", "order_name"}, FormatOptions: paimon.Options{SchemaID: &zero}})
 	want := rowsOf(`
 {"order_id":1,"order_name":"alice"}
 {"order_id":10,"order_name":"judy"}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // scanTableRows opens the table at dir, scans it with a checked allocator and
@@ -111,7 +112,7 @@ func TestPaimonCppAppendTables(t *testing.T) {
 			{"key0":1,"key1":1,"k":96,"c":93,"d":547,"a":95,"e":648}
 		`},
 		// --schema-id 0: schema-0 columns by id (a and c dropped later: null in new files; b and d are the renamed c and a).
-		{"parquet/append_table_with_alter_table", reader.TableOptions{Paimon: reader.PaimonOptions{SchemaID: ptr(int64(0))}}, `
+		{"parquet/append_table_with_alter_table", reader.TableOptions{FormatOptions: paimon.Options{SchemaID: ptr(int64(0))}}, `
 			{"key0":0,"key1":1,"a":12,"b":13,"c":14,"d":15,"k":16}
 			{"key0":0,"key1":1,"a":22,"b":23,"c":24,"d":25,"k":26}
 			{"key0":0,"key1":1,"a":32,"b":33,"c":34,"d":35,"k":36}
@@ -251,13 +252,13 @@ func TestPaimonCppAppendTables(t *testing.T) {
 			{"ts_sec":"1970-01-01T00:00:05.000000","ts_milli":"1970-01-01T00:00:00.005000","ts_micro":null,"ts_nano":null,"ts_tz_sec":"1970-01-01T00:00:06.000000Z","ts_tz_milli":null,"ts_tz_micro":"1970-01-01T00:00:00.000006Z","ts_tz_nano":null}
 		`},
 		// paimon-cpp TestCastTimestampType under Asia/Shanghai (EXPECTED.md): TIMESTAMP→INT -28799…, →DATE, →STRING, →LTZ(9) 1969-12-31 16:00:00.000000001; LTZ→INT 2…, →STRING 08:00:00.000002, →TIMESTAMP(9) 08:00:00.000000002; INT→TIMESTAMP(0) 08:00:00, →LTZ(6) 00:00:00.
-		{"orc/append_with_cast_timestamp", reader.TableOptions{Paimon: reader.PaimonOptions{TimeZone: shanghai}}, `
+		{"orc/append_with_cast_timestamp", reader.TableOptions{FormatOptions: paimon.Options{TimeZone: shanghai}}, `
 			{"ts_sec":-28795,"ts_milli":"1970-01-01","ts_micro":null,"ts_nano":null,"ts_tz_sec":6,"ts_tz_milli":null,"ts_tz_micro":"1970-01-01 08:00:00.000006","ts_tz_nano":null,"int_ts_sec":"1970-01-01T07:59:59.000000","int_ts_tz_micro":"1969-12-31T23:59:59.000000Z"}
 			{"ts_sec":-28797,"ts_milli":"1970-01-01","ts_micro":null,"ts_nano":"1969-12-31T16:00:00.000000003Z","ts_tz_sec":4,"ts_tz_milli":"1970-01-01","ts_tz_micro":"1970-01-01 08:00:00.000004","ts_tz_nano":"1970-01-01T08:00:00.000000004","int_ts_sec":"1970-01-01T08:00:01.000000","int_ts_tz_micro":"1970-01-01T00:00:01.000000Z"}
 			{"ts_sec":-28799,"ts_milli":"1970-01-01","ts_micro":"1970-01-01 00:00:00.000001","ts_nano":"1969-12-31T16:00:00.000000001Z","ts_tz_sec":2,"ts_tz_milli":"1970-01-01","ts_tz_micro":"1970-01-01 08:00:00.000002","ts_tz_nano":"1970-01-01T08:00:00.000000002","int_ts_sec":"1970-01-01T08:00:00.000000","int_ts_tz_micro":"1970-01-01T00:00:00.000000Z"}
 		`},
 		// the same under Asia/Shanghai (INT96 TIMESTAMP(9) and LTZ(9) columns).
-		{"parquet/append_with_cast_timestamp", reader.TableOptions{Paimon: reader.PaimonOptions{TimeZone: shanghai}}, `
+		{"parquet/append_with_cast_timestamp", reader.TableOptions{FormatOptions: paimon.Options{TimeZone: shanghai}}, `
 			{"ts_sec":-28795,"ts_milli":"1970-01-01","ts_micro":null,"ts_nano":null,"ts_tz_sec":6,"ts_tz_milli":null,"ts_tz_micro":"1970-01-01 08:00:00.000006","ts_tz_nano":null,"int_ts_sec":"1970-01-01T07:59:59.000000","int_ts_tz_micro":"1969-12-31T23:59:59.000000Z"}
 			{"ts_sec":-28797,"ts_milli":"1970-01-01","ts_micro":null,"ts_nano":"1969-12-31T16:00:00.000000003Z","ts_tz_sec":4,"ts_tz_milli":"1970-01-01","ts_tz_micro":"1970-01-01 08:00:00.000004","ts_tz_nano":"1970-01-01T08:00:00.000000004","int_ts_sec":"1970-01-01T08:00:01.000000","int_ts_tz_micro":"1970-01-01T00:00:01.000000Z"}
 			{"ts_sec":-28799,"ts_milli":"1970-01-01","ts_micro":"1970-01-01 00:00:00.000001","ts_nano":"1969-12-31T16:00:00.000000001Z","ts_tz_sec":2,"ts_tz_milli":"1970-01-01","ts_tz_micro":"1970-01-01 08:00:00.000002","ts_tz_nano":"1970-01-01T08:00:00.000000002","int_ts_sec":"1970-01-01T08:00:00.000000","int_ts_tz_micro":"1970-01-01T00:00:00.000000Z"}
@@ -291,24 +292,25 @@ func TestPaimonCppAppendTables(t *testing.T) {
 			{"pt":2,"value":220,"value2":2200}
 		`},
 		// --branch test: the branch alone (partition 2).
-		{"parquet/append_table_with_append_pt_branch", reader.TableOptions{Paimon: reader.PaimonOptions{Branch: "test"}}, `
+		{"parquet/append_table_with_append_pt_branch", reader.TableOptions{FormatOptions: paimon.Options{Branch: "test"}}, `
 			{"pt":2,"value":210,"value2":null}
 			{"pt":2,"value":220,"value2":2200}
 		`},
 	}
 	for _, tc := range cases {
 		name := tc.table
-		if tc.opts.Paimon.Branch != "" {
-			name += "@" + tc.opts.Paimon.Branch
+		po, _ := tc.opts.FormatOptions.(paimon.Options)
+		if po.Branch != "" {
+			name += "@" + po.Branch
 		}
-		if tc.opts.Paimon.SchemaID != nil {
+		if po.SchemaID != nil {
 			name += "#schema0"
 		}
 		if tc.opts.SnapshotID != nil {
 			name += "#snapshot1"
 		}
-		if tc.opts.Paimon.TimeZone != nil {
-			name += "@" + tc.opts.Paimon.TimeZone.String()
+		if po.TimeZone != nil {
+			name += "@" + po.TimeZone.String()
 		}
 		t.Run(name, func(t *testing.T) {
 			got := scanTableRows(t, paimonCpp(t, tc.table), tc.opts)
@@ -330,8 +332,8 @@ func TestPaimonCppPrimaryKeyRawWarns(t *testing.T) {
 		opts reader.TableOptions
 		want []string
 	}{
-		{reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, []string{raw}},
-		{reader.TableOptions{IgnoreDeletes: true, Paimon: reader.PaimonOptions{Raw: true}}, []string{raw, ignored}},
+		{reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, []string{raw}},
+		{reader.TableOptions{IgnoreDeletes: true, FormatOptions: paimon.Options{Raw: true}}, []string{raw, ignored}},
 		{reader.TableOptions{}, nil},
 	} {
 		var got []string
@@ -340,7 +342,7 @@ func TestPaimonCppPrimaryKeyRawWarns(t *testing.T) {
 			t.Fatal(err)
 		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-			t.Errorf("raw %v, ignore-deletes %v: warnings\n%q\nwant\n%q", tc.opts.Paimon.Raw, tc.opts.IgnoreDeletes, got, tc.want)
+			t.Errorf("raw %v, ignore-deletes %v: warnings\n%q\nwant\n%q", tc.opts.FormatOptions.(paimon.Options).Raw, tc.opts.IgnoreDeletes, got, tc.want)
 		}
 	}
 }
@@ -358,7 +360,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 		want  string
 	}{
 		// README: 8 inserts (snapshot 1), then DELETE 1000 and 1002, UPDATE_AFTER 1001, UPDATE_BEFORE 1003 (snapshot 2): _VALUE_KIND 0 insert, 1 update-before, 2 update-after, 3 delete. Key shopId (id 0) only: dt and hr are partition keys.
-		{"orc/pk_table_nested_type", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_shopId=1073741823 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 shopId=0", `
+		{"orc/pk_table_nested_type", reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, "_KEY_shopId=1073741823 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 shopId=0", `
 			{"_KEY_shopId":1000,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"shopId":1000,"dt":"2025-04-14","hr":10,"col0":0,"col1":{"f0":"str-0","f1":0,"f2":[0,null,1]},"col2":[{"key":0,"value":0},{"key":100,"value":100}]}
 			{"_KEY_shopId":1000,"_SEQUENCE_NUMBER":5,"_VALUE_KIND":3,"shopId":1000,"dt":"2025-04-14","hr":10,"col0":0,"col1":{"f0":"str-0","f1":0,"f2":[0,null,1]},"col2":[{"key":0,"value":0},{"key":100,"value":100}]}
 			{"_KEY_shopId":1001,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"shopId":1001,"dt":"2025-04-14","hr":10,"col0":10,"col1":{"f0":"str-1","f1":100,"f2":[1,null,2]},"col2":[{"key":1,"value":1},{"key":101,"value":101}]}
@@ -373,7 +375,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 			{"_KEY_shopId":1007,"_SEQUENCE_NUMBER":4,"_VALUE_KIND":0,"shopId":1007,"dt":"2025-04-14","hr":10,"col0":70,"col1":{"f0":"str-7","f1":700,"f2":[7,null,8]},"col2":[{"key":7,"value":7},{"key":107,"value":107}]}
 		`},
 		// the same table in Parquet.
-		{"parquet/pk_table_nested_type", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_shopId=1073741823 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 shopId=0", `
+		{"parquet/pk_table_nested_type", reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, "_KEY_shopId=1073741823 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 shopId=0", `
 			{"_KEY_shopId":1000,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"shopId":1000,"dt":"2025-04-14","hr":10,"col0":0,"col1":{"f0":"str-0","f1":0,"f2":[0,null,1]},"col2":[{"key":0,"value":0},{"key":100,"value":100}]}
 			{"_KEY_shopId":1000,"_SEQUENCE_NUMBER":5,"_VALUE_KIND":3,"shopId":1000,"dt":"2025-04-14","hr":10,"col0":0,"col1":{"f0":"str-0","f1":0,"f2":[0,null,1]},"col2":[{"key":0,"value":0},{"key":100,"value":100}]}
 			{"_KEY_shopId":1001,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"shopId":1001,"dt":"2025-04-14","hr":10,"col0":10,"col1":{"f0":"str-1","f1":100,"f2":[1,null,2]},"col2":[{"key":1,"value":1},{"key":101,"value":101}]}
@@ -388,7 +390,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 			{"_KEY_shopId":1007,"_SEQUENCE_NUMBER":4,"_VALUE_KIND":0,"shopId":1007,"dt":"2025-04-14","hr":10,"col0":70,"col1":{"f0":"str-7","f1":700,"f2":[7,null,8]},"col2":[{"key":7,"value":7},{"key":107,"value":107}]}
 		`},
 		// README: the stored rows before the deletion vectors (Tony and Lily still there), Alice's and Alex's update-after rows, Paul; old files aligned to schema-1 by id (key2 renamed key_2: _KEY_key2 of old files is _KEY_key_2, id 1073741823+2).
-		{"orc/pk_table_with_alter_table", reader.TableOptions{IgnoreDeletes: true, Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
+		{"orc/pk_table_with_alter_table", reader.TableOptions{IgnoreDeletes: true, FormatOptions: paimon.Options{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
 			{"_KEY_key_2":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":2,"key1":1,"k":"Alice","key_2":12,"c":94,"d":null,"a":96,"key0":0,"e":null}
 			{"_KEY_key_2":2,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.","key_2":2,"c":4,"d":null,"a":6,"key0":0,"e":null}
 			{"_KEY_key_2":22,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Bob","key_2":22,"c":24,"d":null,"a":26,"key0":1,"e":null}
@@ -402,7 +404,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 			{"_KEY_key_2":82,"_SEQUENCE_NUMBER":6,"_VALUE_KIND":0,"key1":1,"k":"Lily","key_2":82,"c":84,"d":null,"a":86,"key0":1,"e":null}
 		`},
 		// the same table in Parquet.
-		{"parquet/pk_table_with_alter_table", reader.TableOptions{IgnoreDeletes: true, Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
+		{"parquet/pk_table_with_alter_table", reader.TableOptions{IgnoreDeletes: true, FormatOptions: paimon.Options{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
 			{"_KEY_key_2":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":2,"key1":1,"k":"Alice","key_2":12,"c":94,"d":null,"a":96,"key0":0,"e":null}
 			{"_KEY_key_2":2,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.","key_2":2,"c":4,"d":null,"a":6,"key0":0,"e":null}
 			{"_KEY_key_2":22,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Bob","key_2":22,"c":24,"d":null,"a":26,"key0":1,"e":null}
@@ -418,7 +420,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 		// Raw with the deletion vectors applied: the stored rows Tony, Lily
 		// and Alex's first version are deleted (level ≥ 1 files in
 		// deletion-vector mode), the rest as stored.
-		{"orc/pk_table_with_alter_table", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
+		{"orc/pk_table_with_alter_table", reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
 			{"_KEY_key_2":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":2,"key1":1,"k":"Alice","key_2":12,"c":94,"d":null,"a":96,"key0":0,"e":null}
 			{"_KEY_key_2":2,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.","key_2":2,"c":4,"d":null,"a":6,"key0":0,"e":null}
 			{"_KEY_key_2":22,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Bob","key_2":22,"c":24,"d":null,"a":26,"key0":1,"e":null}
@@ -428,7 +430,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 			{"_KEY_key_2":62,"_SEQUENCE_NUMBER":4,"_VALUE_KIND":0,"key1":1,"k":"David","key_2":62,"c":64,"d":null,"a":66,"key0":1,"e":null}
 			{"_KEY_key_2":72,"_SEQUENCE_NUMBER":5,"_VALUE_KIND":0,"key1":1,"k":"Whether I shall turn out to be the hero of my own life.","key_2":72,"c":74,"d":null,"a":76,"key0":1,"e":null}
 		`},
-		{"parquet/pk_table_with_alter_table", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
+		{"parquet/pk_table_with_alter_table", reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, "_KEY_key_2=1073741825 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 key1=1", `
 			{"_KEY_key_2":12,"_SEQUENCE_NUMBER":2,"_VALUE_KIND":2,"key1":1,"k":"Alice","key_2":12,"c":94,"d":null,"a":96,"key0":0,"e":null}
 			{"_KEY_key_2":2,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.","key_2":2,"c":4,"d":null,"a":6,"key0":0,"e":null}
 			{"_KEY_key_2":22,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"key1":1,"k":"Bob","key_2":22,"c":24,"d":null,"a":26,"key0":1,"e":null}
@@ -439,7 +441,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 			{"_KEY_key_2":72,"_SEQUENCE_NUMBER":5,"_VALUE_KIND":0,"key1":1,"k":"Whether I shall turn out to be the hero of my own life.","key_2":72,"c":74,"d":null,"a":76,"key0":1,"e":null}
 		`},
 		// README: every stored row of snapshots 1–3 in schema-4 (k0↔k1 renamed, s0↔s1 renamed with STRING→BYTES, v0 DOUBLE→INT truncating 11.1→11, v1 BOOLEAN→STRING, v2 added); the merge would keep the highest sequence number per key.
-		{"orc/pk_table_with_mor", reader.TableOptions{Paimon: reader.PaimonOptions{Raw: true}}, "_KEY_k1=1073741823 _KEY_k0=1073741824 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 k1=0", `
+		{"orc/pk_table_with_mor", reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, "_KEY_k1=1073741823 _KEY_k0=1073741824 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 k1=0", `
 			{"_KEY_k1":0,"_KEY_k0":0,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"k1":0,"k0":0,"p0":0,"p1":0,"s1":"apple","s0":"c2Vl","v0":10,"v1":"true","v2":null}
 			{"_KEY_k1":0,"_KEY_k0":0,"_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"k1":0,"k0":0,"p0":1,"p1":0,"s1":"elephant","s0":"aGk=","v0":20,"v1":"true","v2":null}
 			{"_KEY_k1":0,"_KEY_k0":0,"_SEQUENCE_NUMBER":1,"_VALUE_KIND":0,"k1":0,"k0":0,"p0":1,"p1":0,"s1":"elephant","s0":"aGk=","v0":120,"v1":"false","v2":null}
@@ -455,7 +457,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 			{"_KEY_k1":100,"_KEY_k0":200,"_SEQUENCE_NUMBER":8,"_VALUE_KIND":0,"k1":100,"k0":200,"p0":0,"p1":0,"s1":"max","s0":"bnVtYmVy","v0":140,"v1":"false","v2":null}
 		`},
 		// --branch rt --raw: the rt branch is a primary-key table (dt, name; dt partitions): apple 4, peach 10, cherry 3, pear 6 as written.
-		{"orc/append_table_with_rt_branch", reader.TableOptions{Paimon: reader.PaimonOptions{Branch: "rt", Raw: true}}, "_KEY_name=1073741824 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 dt=0", `
+		{"orc/append_table_with_rt_branch", reader.TableOptions{FormatOptions: paimon.Options{Branch: "rt", Raw: true}}, "_KEY_name=1073741824 _SEQUENCE_NUMBER=2147483646 _VALUE_KIND=2147483645 dt=0", `
 			{"_KEY_name":"apple","_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"dt":"20240725","name":"apple","amount":4}
 			{"_KEY_name":"cherry","_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"dt":"20240726","name":"cherry","amount":3}
 			{"_KEY_name":"peach","_SEQUENCE_NUMBER":0,"_VALUE_KIND":0,"dt":"20240725","name":"peach","amount":10}
@@ -463,7 +465,7 @@ func TestPaimonCppPrimaryKeyRaw(t *testing.T) {
 		`},
 	}
 	for _, tc := range cases {
-		t.Run(tc.table+"@"+tc.opts.Paimon.Branch, func(t *testing.T) {
+		t.Run(tc.table+"@"+tc.opts.FormatOptions.(paimon.Options).Branch, func(t *testing.T) {
 			dir := paimonCpp(t, tc.table)
 			tbl, err := reader.OpenTable(context.Background(), dir, tc.opts)
 			if err != nil {

@@ -1,12 +1,19 @@
-// Package table is lakecat's table layer: the formats a table folder can
-// hold, the one rule that tells them apart ([Detect]), and the plan of a
-// read as plain values ([Task]) that can travel to another process or
-// machine and be read there with reader.ReadTask.
+// Package table is lakecat's table layer: a [Table] of one format
+// (Iceberg, Paimon or Hudi) with its schemas and snapshots, a [Scan] of it
+// planned into [Task] values, and the one rule that tells the formats
+// apart ([Detect]). A task is a plain value that can travel to another
+// process or machine as JSON and be read there with reader.ReadTask.
+//
+//	tbl, err := open.Open(ctx, fsys, "warehouse/db/orders") // package table/open
+//	scan := tbl.NewScan(table.ScanOptions{Columns: []string{"id", "name"}})
+//	for task, err := range scan.Tasks(ctx) { … }
 //
 // Each table format's own rules — where the current metadata is, which
 // files are live, which deletes apply, how a commit is written — live in
-// exactly one package: table/iceberg, table/paimon and table/hudi. The
-// reader, evolve and the command line all use them.
+// exactly one package: table/iceberg, table/paimon and table/hudi, each of
+// whose *Table implements [Table] and whose Options are the format's
+// [ScanOptions.Options]. The reader, evolve and the command line all use
+// them.
 package table
 
 import (

@@ -107,7 +107,7 @@ func runEvolve(ctx context.Context, f *factory, o *evolveOptions) error {
 	}
 	for _, c := range o.Changes {
 		if err := u.AddFlag(c.Flag, c.Value); err != nil {
-			return usageError{fmt.Errorf("--%s %q: %w", c.Flag, c.Value, err)}
+			return usageError{fmt.Errorf("--%s: %w", c.Flag, err)}
 		}
 	}
 	if o.UnionByName != "" {

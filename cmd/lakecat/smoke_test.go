@@ -17,6 +17,7 @@ import (
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // buildBinary builds the lakecat command into a temporary folder and returns
@@ -152,7 +153,7 @@ func checkIPCSchema(t *testing.T, stream []byte, dir string, catArgs []string) {
 	opts := reader.TableOptions{ListOnly: true}
 	for _, a := range catArgs {
 		if a == "--raw" {
-			opts.Paimon.Raw = true
+			opts.FormatOptions = paimon.Options{Raw: true}
 		}
 	}
 	tbl, err := reader.OpenTable(context.Background(), dir, opts)

@@ -20,7 +20,9 @@ import (
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
+	"github.com/lakecat/lakecat/table/hudi"
 	"github.com/lakecat/lakecat/table/iceberg"
+	"github.com/lakecat/lakecat/table/paimon"
 )
 
 // tableFlags are the flags of a table read (cat, schema, files on a table).
@@ -39,7 +41,12 @@ type tableFlags struct {
 	NoRebase      bool
 	TimeZone      string
 	listing       bool // set by forListing: reader.TableOptions.ListOnly, no warnings
-	asOfInstant   bool // --as-of is a Hudi instant time (set by options)
+	// iceberg, paimon and hudi are the format options the flags give (set
+	// by options; openTable passes the table format's own).
+	iceberg     iceberg.Options
+	paimon      paimon.Options
+	hudi        hudi.Options
+	asOfInstant bool // --as-of is a Hudi instant time (set by options)
 	// filter is --where, parsed (set by the verbs that take it).
 	filter expr.Expr
 	stats  *reader.ScanStats
@@ -182,9 +189,6 @@ func (t *tableFlags) forListing() {
 func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 	o := reader.TableOptions{
 		IgnoreDeletes: t.IgnoreDeletes, Workers: t.Workers, ListOnly: t.listing,
-		Iceberg:  reader.IcebergOptions{NoRebase: t.NoRebase},
-		Paimon:   reader.PaimonOptions{Branch: t.Branch, Raw: t.Raw},
-		Hudi:     reader.HudiOptions{IgnoreLogs: t.IgnoreLogs},
 		Warn:     func(msg string) { fmt.Fprintf(f.Stderr, "lakecat: warning: %s\n", msg) },
 		Progress: progressLine(f.Stderr),
 	}
@@ -192,6 +196,9 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		o.Warn, o.Progress = nil, nil
 	}
 	o.Filter, o.Stats = t.filter, t.stats
+	t.iceberg = iceberg.Options{NoRebase: t.NoRebase}
+	t.paimon = paimon.Options{Branch: t.Branch, Raw: t.Raw}
+	t.hudi = hudi.Options{IgnoreLogs: t.IgnoreLogs}
 	if t.Workers < 0 {
 		return o, usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
@@ -203,7 +210,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		if err != nil {
 			return o, usageError{fmt.Errorf("--path-map %q: want OLD=NEW", r)}
 		}
-		o.Iceberg.PathMap = append(o.Iceberg.PathMap, rule)
+		t.iceberg.PathMap = append(t.iceberg.PathMap, rule)
 	}
 	for _, p := range t.AllowPaths {
 		if p == "" {
@@ -216,7 +223,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		if err != nil {
 			return o, usageError{fmt.Errorf("--time-zone %q: %v", t.TimeZone, err)}
 		}
-		o.Paimon.TimeZone = loc
+		t.paimon.TimeZone = loc
 	}
 	if t.SnapshotID.set {
 		id := t.SnapshotID.n
@@ -227,7 +234,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		if id < 0 {
 			return o, usageError{fmt.Errorf("--schema-id %d: a schema id is ≥ 0", id)}
 		}
-		o.Paimon.SchemaID = &id
+		t.paimon.SchemaID = &id
 	}
 	if t.AsOf != "" {
 		at, instant, err := parseTime(t.AsOf)
@@ -351,13 +358,16 @@ func openTableVended(ctx context.Context, f *factory, path string, tf *tableFlag
 			path = abs
 		}
 	}
-	if tf.asOfInstant {
-		fsys := o.FS
-		if fsys == nil {
-			fsys = storage.OSFS{}
-		}
-		if format, err := table.Detect(ctx, fsys, path); err == nil && format != table.Hudi {
+	fsys := o.FS
+	if fsys == nil {
+		fsys = storage.OSFS{}
+	}
+	if format, err := table.Detect(ctx, fsys, path); err == nil {
+		if tf.asOfInstant && format != table.Hudi {
 			return nil, usageError{fmt.Errorf("--as-of %s is a Hudi instant time, and %s is not a Hudi table (%s): give RFC 3339 or epoch milliseconds (13 digits)", tf.AsOf, path, format)}
+		}
+		if o.FormatOptions, err = tf.formatOptions(format); err != nil {
+			return nil, err
 		}
 	}
 	t, err := reader.OpenTable(ctx, path, o)
@@ -371,6 +381,95 @@ func openTableVended(ctx context.Context, f *factory, path string, tf *tableFlag
 		fmt.Fprintf(f.Stderr, "lakecat: warning: %s: no version-hint.text; reading the highest metadata version\n", path)
 	}
 	return t, nil
+}
+
+// formatFlags are the table flags of one table format, and the common
+// flags a format does not have.
+var formatFlags = []struct {
+	flag    string
+	formats []table.Format // the formats it applies to
+	why     string         // what to do instead, or ""
+}{
+	{"path-map", []table.Format{table.Iceberg}, ""},
+	{"no-rebase", []table.Format{table.Iceberg}, ""},
+	{"schema-id", []table.Format{table.Paimon}, ""},
+	{"branch", []table.Format{table.Paimon}, ""},
+	{"raw", []table.Format{table.Paimon}, ""},
+	{"time-zone", []table.Format{table.Paimon}, ""},
+	{"ignore-logs", []table.Format{table.Hudi}, ""},
+	{"snapshot-id", []table.Format{table.Iceberg, table.Paimon}, "a Hudi table is read as of an instant time (--as-of)"},
+	{"as-of", []table.Format{table.Iceberg, table.Hudi}, "a Paimon table is read by snapshot id; reading as of a time is not supported yet (--snapshot-id)"},
+	{"ignore-deletes", []table.Format{table.Iceberg, table.Paimon}, "a Hudi table's deletes are log records (--ignore-logs reads base files only)"},
+}
+
+// given reports whether the table flag name was given.
+func (t *tableFlags) given(name string) bool {
+	switch name {
+	case "path-map":
+		return len(t.PathMap) > 0
+	case "no-rebase":
+		return t.NoRebase
+	case "schema-id":
+		return t.SchemaID.set
+	case "branch":
+		return t.Branch != ""
+	case "raw":
+		return t.Raw
+	case "time-zone":
+		return t.TimeZone != ""
+	case "ignore-logs":
+		return t.IgnoreLogs
+	case "snapshot-id":
+		return t.SnapshotID.set
+	case "as-of":
+		return t.AsOf != ""
+	case "ignore-deletes":
+		return t.IgnoreDeletes
+	}
+	return false
+}
+
+// formatOptions returns the options of format the flags give, after
+// checking that no flag given belongs to another format: a usage error
+// naming the flag and the formats it applies to.
+func (t *tableFlags) formatOptions(format table.Format) (table.FormatOptions, error) {
+	for _, ff := range formatFlags {
+		if t.given(ff.flag) && !slices.Contains(ff.formats, format) {
+			names := make([]string, len(ff.formats))
+			for i, f := range ff.formats {
+				names[i] = formatName(f)
+			}
+			article := "a"
+			if format == table.Iceberg {
+				article = "an"
+			}
+			msg := fmt.Sprintf("--%s does not apply to %s %s table (it is for %s tables)", ff.flag, article, formatName(format), strings.Join(names, " and "))
+			if ff.why != "" {
+				msg += ": " + ff.why
+			}
+			return nil, usageError{errors.New(msg)}
+		}
+	}
+	switch format {
+	case table.Iceberg:
+		return t.iceberg, nil
+	case table.Paimon:
+		return t.paimon, nil
+	}
+	return t.hudi, nil
+}
+
+// formatName spells a table format as its project does.
+func formatName(f table.Format) string {
+	switch f {
+	case table.Iceberg:
+		return "Iceberg"
+	case table.Paimon:
+		return "Paimon"
+	case table.Hudi:
+		return "Hudi"
+	}
+	return string(f)
 }
 
 // flagHints name the flag that reads a table the library refused.

@@ -23,6 +23,10 @@
 // type → an optional field of that type. Other unions are refused with
 // [ErrUnsupported].
 //
+// [ParseSchema] parses the JSON of an Avro schema into a [Schema] tree
+// with encoding/json (the decoder's and Hudi's table schemas use it); it
+// keeps the attributes it does not interpret, such as the ids, in Props.
+//
 // Supported codecs: null, deflate, snappy, zstandard, bzip2.
 //
 // Values are decoded by a decoder tree compiled once per projection that

@@ -9,7 +9,6 @@ import (
 	"hash/crc32"
 	"io"
 
-	"github.com/hamba/avro/v2"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 
@@ -114,7 +113,7 @@ func (f *File) check() error {
 }
 
 // openHeader reads the header of Open and parses its Avro schema.
-func openHeader(r io.ReaderAt, size int64, name string) (*File, avro.Schema, error) {
+func openHeader(r io.ReaderAt, size int64, name string) (*File, *Schema, error) {
 	c := config{name: name}
 	f := &File{r: r, size: size, name: c.name, numRows: -1}
 	if size < int64(len(Magic))+1+16 {
@@ -149,7 +148,7 @@ func openHeader(r io.ReaderAt, size int64, name string) (*File, avro.Schema, err
 	default:
 		return nil, nil, unsupportedf("%s: codec %q", c.name, f.codec)
 	}
-	as, err := avro.ParseWithCache(string(f.meta["avro.schema"]), "", &avro.SchemaCache{})
+	as, err := ParseSchema(string(f.meta["avro.schema"]))
 	if err != nil {
 		return nil, nil, corruptf(c.name, 4, "schema", "%v", err)
 	}

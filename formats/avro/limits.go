@@ -13,6 +13,9 @@ const (
 	maxBlockRows = 1 << 31
 	// maxDepth caps the nesting of the Avro schema.
 	maxDepth = 128
+	// maxFields caps the fields of the converted file schema, counted
+	// with every reference to a named type expanded: 2^20.
+	maxFields = 1 << 20
 )
 
 // DefaultBatchRows is the number of rows per batch when

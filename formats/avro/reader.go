@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/hamba/avro/v2"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/lakecat/lakecat/schema"
@@ -196,7 +195,7 @@ func primitiveDec(n *node, b array.Builder) (valueDec, error) {
 		return float64Dec{bb}, nil
 	case *array.StringBuilder:
 		if n.conv == convEnum {
-			return enumDec{bb, n.avro.(*avro.EnumSchema).Symbols()}, nil
+			return enumDec{bb, n.avro.Symbols}, nil
 		}
 		return stringDec{bb}, nil
 	case *array.BinaryBuilder:
@@ -205,11 +204,11 @@ func primitiveDec(n *node, b array.Builder) (valueDec, error) {
 		if n.conv == convUUIDString {
 			return uuidStringDec{bb}, nil
 		}
-		return fixedDec{bb, n.avro.(*avro.FixedSchema).Size()}, nil
+		return fixedDec{bb, n.avro.Size}, nil
 	case *array.Decimal128Builder:
 		size := -1
 		if n.conv == convDecimalFix {
-			size = n.avro.(*avro.FixedSchema).Size()
+			size = n.avro.Size
 		}
 		return decimalDec{bb, size}, nil
 	case *array.NullBuilder:
@@ -650,37 +649,40 @@ func skipper(n *node) skipFn {
 	}
 }
 
-func skipType(s avro.Schema) skipFn {
-	s = deref(s)
-	switch t := s.(type) {
-	case *avro.NullSchema:
+// skipType returns how to skip a value of s. A recursive named type is
+// skipped through a function built once per type.
+func skipType(s *Schema) skipFn {
+	return skipTypeMemo(s, map[*Schema]*skipFn{})
+}
+
+func skipTypeMemo(s *Schema, memo map[*Schema]*skipFn) skipFn {
+	switch s.Type {
+	case "null":
 		return func(*buf) error { return nil }
-	case *avro.PrimitiveSchema:
-		switch t.Type() {
-		case avro.Null:
-			return func(*buf) error { return nil }
-		case avro.Boolean:
-			return func(r *buf) error { return r.skip(1) }
-		case avro.Int, avro.Long:
-			return func(r *buf) error { _, err := r.long(); return err }
-		case avro.Float:
-			return func(r *buf) error { return r.skip(4) }
-		case avro.Double:
-			return func(r *buf) error { return r.skip(8) }
-		default: // string, bytes
-			return func(r *buf) error { _, err := r.bytes(); return err }
-		}
-	case *avro.FixedSchema:
-		n := t.Size()
-		return func(r *buf) error { return r.skip(n) }
-	case *avro.EnumSchema:
+	case "boolean":
+		return func(r *buf) error { return r.skip(1) }
+	case "int", "long", "enum":
 		return func(r *buf) error { _, err := r.long(); return err }
-	case *avro.RecordSchema:
-		var fs []skipFn
-		for _, f := range t.Fields() {
-			fs = append(fs, skipType(f.Type()))
+	case "float":
+		return func(r *buf) error { return r.skip(4) }
+	case "double":
+		return func(r *buf) error { return r.skip(8) }
+	case "bytes", "string":
+		return func(r *buf) error { _, err := r.bytes(); return err }
+	case "fixed":
+		n := s.Size
+		return func(r *buf) error { return r.skip(n) }
+	case "record":
+		if p, ok := memo[s]; ok {
+			return func(r *buf) error { return (*p)(r) }
 		}
-		return func(r *buf) error {
+		fn := new(skipFn)
+		memo[s] = fn
+		var fs []skipFn
+		for _, f := range s.Fields {
+			fs = append(fs, skipTypeMemo(f.Type, memo))
+		}
+		*fn = func(r *buf) error {
 			for _, f := range fs {
 				if err := f(r); err != nil {
 					return err
@@ -688,11 +690,12 @@ func skipType(s avro.Schema) skipFn {
 			}
 			return nil
 		}
-	case *avro.ArraySchema:
-		item := skipType(t.Items())
+		return *fn
+	case "array":
+		item := skipTypeMemo(s.Items, memo)
 		return func(r *buf) error { return skipBlocks(r, item) }
-	case *avro.MapSchema:
-		val := skipType(t.Values())
+	case "map":
+		val := skipTypeMemo(s.Values, memo)
 		return func(r *buf) error {
 			return skipBlocks(r, func(r *buf) error {
 				if _, err := r.bytes(); err != nil {
@@ -701,10 +704,10 @@ func skipType(s avro.Schema) skipFn {
 				return val(r)
 			})
 		}
-	case *avro.UnionSchema:
+	case "union":
 		var bs []skipFn
-		for _, b := range t.Types() {
-			bs = append(bs, skipType(b))
+		for _, b := range s.Branches {
+			bs = append(bs, skipTypeMemo(b, memo))
 		}
 		return func(r *buf) error {
 			i, err := r.long()
@@ -717,7 +720,7 @@ func skipType(s avro.Schema) skipFn {
 			return bs[i](r)
 		}
 	}
-	return func(*buf) error { return valueError("cannot skip type " + string(s.Type())) }
+	return func(*buf) error { return valueError("cannot skip type " + s.Type) }
 }
 
 func skipBlocks(r *buf, item skipFn) error {

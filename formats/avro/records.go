@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/hamba/avro/v2"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/lakecat/lakecat/schema"
@@ -169,7 +168,7 @@ func (d *recordDecoder) value(r *buf, n *node) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			syms := n.avro.(*avro.EnumSchema).Symbols()
+			syms := n.avro.Symbols
 			if i < 0 || int(i) >= len(syms) {
 				return nil, valueError(fmt.Sprintf("enum index %d out of range", i))
 			}
@@ -181,7 +180,7 @@ func (d *recordDecoder) value(r *buf, n *node) (any, error) {
 		b, err := r.bytes()
 		return append([]byte(nil), b...), err
 	case schema.KindFixed:
-		b, err := r.fixed(n.avro.(*avro.FixedSchema).Size())
+		b, err := r.fixed(n.avro.Size)
 		return append([]byte(nil), b...), err
 	case schema.KindUUID:
 		var u [16]byte
@@ -202,7 +201,7 @@ func (d *recordDecoder) value(r *buf, n *node) (any, error) {
 		var b []byte
 		var err error
 		if n.conv == convDecimalFix {
-			b, err = r.fixed(n.avro.(*avro.FixedSchema).Size())
+			b, err = r.fixed(n.avro.Size)
 		} else {
 			b, err = r.bytes()
 		}

@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-
-	"github.com/hamba/avro/v2"
+	"strings"
 
 	"github.com/lakecat/lakecat/schema"
 )
@@ -25,7 +24,7 @@ const (
 // node is the file schema tree with what decoding needs of the Avro side.
 type node struct {
 	field    *schema.Field // the schema field (its Type mirrors the Avro type)
-	avro     avro.Schema   // the non-null Avro schema
+	avro     *Schema       // the non-null Avro schema
 	nullIdx  int           // branch index of null in a ["null", T] union, -1 when not a union
 	conv     conv
 	children []*node // record fields; list: [element]; map: [key, value]
@@ -34,12 +33,12 @@ type node struct {
 
 // convertSchema turns the top-level record of an Avro schema into a
 // schema.Schema and the decoding tree.
-func convertSchema(s avro.Schema) (*schema.Schema, []*node, error) {
-	rs, ok := s.(*avro.RecordSchema)
-	if !ok {
-		return nil, nil, unsupportedf("top-level schema is %s, not a record", s.Type())
+func convertSchema(s *Schema) (*schema.Schema, []*node, error) {
+	if s.Type != "record" {
+		return nil, nil, unsupportedf("top-level schema is %s, not a record", s.Type)
 	}
-	nodes, err := convertRecord(rs, "", 0)
+	budget := maxFields
+	nodes, err := convertRecord(s, "", 0, &budget)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -50,14 +49,14 @@ func convertSchema(s avro.Schema) (*schema.Schema, []*node, error) {
 	return schema.New(0, fields...), nodes, nil
 }
 
-func convertRecord(rs *avro.RecordSchema, path string, depth int) ([]*node, error) {
+func convertRecord(rs *Schema, path string, depth int, budget *int) ([]*node, error) {
 	var out []*node
-	for _, f := range rs.Fields() {
-		p := f.Name()
+	for _, f := range rs.Fields {
+		p := f.Name
 		if path != "" {
 			p = path + "." + p
 		}
-		n, err := convertNode(f.Type(), f.Name(), propID(f.Prop("field-id")), p, depth+1)
+		n, err := convertNode(f.Type, f.Name, propID(f.Prop("field-id")), p, depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -94,34 +93,29 @@ func propID(v any) int {
 	return schema.NoID
 }
 
-func deref(s avro.Schema) avro.Schema {
-	if r, ok := s.(*avro.RefSchema); ok {
-		return r.Schema()
-	}
-	return s
-}
-
 // convertNode converts one Avro type at path into a node whose field has
 // the given name and id.
-func convertNode(s avro.Schema, name string, id int, path string, depth int) (*node, error) {
+func convertNode(s *Schema, name string, id int, path string, depth int, budget *int) (*node, error) {
 	if depth > maxDepth {
 		return nil, unsupportedf("%s: schema nested deeper than %d levels", path, maxDepth)
 	}
+	if *budget--; *budget < 0 {
+		return nil, unsupportedf("%s: schema has more than %d fields (named types referenced many times over)", path, maxFields)
+	}
 	n := &node{nullIdx: -1}
-	s = deref(s)
 	required := true
-	if u, ok := s.(*avro.UnionSchema); ok {
-		types := u.Types()
+	if s.Type == "union" {
+		types := s.Branches
 		switch {
-		case len(types) == 2 && types[0].Type() == avro.Null && types[1].Type() != avro.Null:
-			n.nullIdx, s = 0, deref(types[1])
-		case len(types) == 2 && types[1].Type() == avro.Null && types[0].Type() != avro.Null:
-			n.nullIdx, s = 1, deref(types[0])
-		case len(types) == 1 && types[0].Type() != avro.Null:
-			s = deref(types[0]) // index 0 is always read
-			n.nullIdx = -2      // a union index to read, never null
+		case len(types) == 2 && types[0].Type == "null" && types[1].Type != "null":
+			n.nullIdx, s = 0, types[1]
+		case len(types) == 2 && types[1].Type == "null" && types[0].Type != "null":
+			n.nullIdx, s = 1, types[0]
+		case len(types) == 1 && types[0].Type != "null":
+			s = types[0]   // index 0 is always read
+			n.nullIdx = -2 // a union index to read, never null
 		default:
-			return nil, unsupportedf("%s: union %s (only a union of null and one type is read)", path, u.String())
+			return nil, unsupportedf("%s: union %s (only a union of null and one type is read)", path, s)
 		}
 		if n.nullIdx >= 0 {
 			required = false
@@ -130,33 +124,31 @@ func convertNode(s avro.Schema, name string, id int, path string, depth int) (*n
 	n.avro = s
 	f := &schema.Field{ID: id, Name: name, Required: required}
 	n.field = f
-	switch t := s.(type) {
-	case *avro.NullSchema:
+	switch s.Type {
+	case "null":
 		f.Type, f.Required = schema.Unknown, false // Iceberg v3 unknown
-	case *avro.PrimitiveSchema:
-		typ, c, err := primitiveType(t, path)
+	case "boolean", "int", "long", "float", "double", "bytes", "string":
+		typ, c, err := primitiveType(s, path)
 		if err != nil {
 			return nil, err
 		}
 		f.Type, n.conv = typ, c
-	case *avro.FixedSchema:
-		switch l := t.Logical().(type) {
-		case *avro.DecimalLogicalSchema:
-			if l.Precision() > 38 || t.Size() > 16 {
-				return nil, unsupportedf("%s: decimal(%d, %d) in fixed[%d] is wider than 38 digits", path, l.Precision(), l.Scale(), t.Size())
+	case "fixed":
+		switch {
+		case s.Logical == "decimal":
+			if s.Precision > 38 || s.Size > 16 {
+				return nil, unsupportedf("%s: decimal(%d, %d) in fixed[%d] is wider than 38 digits", path, s.Precision, s.Scale, s.Size)
 			}
-			f.Type, n.conv = schema.Decimal(l.Precision(), l.Scale()), convDecimalFix
+			f.Type, n.conv = schema.Decimal(s.Precision, s.Scale), convDecimalFix
+		case s.Size == 16 && s.Logical == "uuid":
+			f.Type = schema.UUID
 		default:
-			if t.Size() == 16 && logicalName(t.Logical(), t) == "uuid" {
-				f.Type = schema.UUID
-			} else {
-				f.Type = schema.Fixed(t.Size())
-			}
+			f.Type = schema.Fixed(s.Size)
 		}
-	case *avro.EnumSchema:
+	case "enum":
 		f.Type, n.conv = schema.String, convEnum
-	case *avro.RecordSchema:
-		kids, err := convertRecord(t, path, depth)
+	case "record":
+		kids, err := convertRecord(s, path, depth, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -165,15 +157,14 @@ func convertNode(s avro.Schema, name string, id int, path string, depth int) (*n
 			st.Fields = append(st.Fields, k.field)
 		}
 		f.Type, n.children = st, kids
-	case *avro.ArraySchema:
-		items := deref(t.Items())
-		if rs, ok := items.(*avro.RecordSchema); ok && isKeyValueRecord(rs, t) {
-			fs := rs.Fields()
-			k, err := convertNode(fs[0].Type(), "key", propID(fs[0].Prop("field-id")), path+".key", depth+1)
+	case "array":
+		if items := s.Items; items.Type == "record" && isKeyValueRecord(items, s) {
+			fs := items.Fields
+			k, err := convertNode(fs[0].Type, "key", propID(fs[0].Prop("field-id")), path+".key", depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
-			v, err := convertNode(fs[1].Type(), "value", propID(fs[1].Prop("field-id")), path+".value", depth+1)
+			v, err := convertNode(fs[1].Type, "value", propID(fs[1].Prop("field-id")), path+".value", depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -183,20 +174,20 @@ func convertNode(s avro.Schema, name string, id int, path string, depth int) (*n
 			f.Type, n.children, n.arrayMap = &schema.MapType{Key: k.field, Value: v.field}, []*node{k, v}, true
 			break
 		}
-		e, err := convertNode(t.Items(), "element", propID(t.Prop("element-id")), path+".element", depth+1)
+		e, err := convertNode(s.Items, "element", propID(s.Prop("element-id")), path+".element", depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
 		f.Type, n.children = &schema.ListType{Element: e.field}, []*node{e}
-	case *avro.MapSchema:
-		k := &node{nullIdx: -1, field: &schema.Field{ID: propID(t.Prop("key-id")), Name: "key", Type: schema.String, Required: true}}
-		v, err := convertNode(t.Values(), "value", propID(t.Prop("value-id")), path+".value", depth+1)
+	case "map":
+		k := &node{nullIdx: -1, field: &schema.Field{ID: propID(s.Prop("key-id")), Name: "key", Type: schema.String, Required: true}}
+		v, err := convertNode(s.Values, "value", propID(s.Prop("value-id")), path+".value", depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
 		f.Type, n.children = &schema.MapType{Key: k.field, Value: v.field}, []*node{k, v}
 	default:
-		return nil, unsupportedf("%s: Avro type %s", path, s.Type())
+		return nil, unsupportedf("%s: Avro type %s", path, s.Type)
 	}
 	return n, nil
 }
@@ -204,41 +195,30 @@ func convertNode(s avro.Schema, name string, id int, path string, depth int) (*n
 // isKeyValueRecord reports whether an array's items are the key/value
 // records of an Iceberg map with non-string keys (Iceberg spec, Appendix A:
 // logicalType "map" on the array, a record with fields "key" and "value").
-func isKeyValueRecord(rs *avro.RecordSchema, arr *avro.ArraySchema) bool {
-	fs := rs.Fields()
-	if len(fs) != 2 || fs[0].Name() != "key" || fs[1].Name() != "value" {
+func isKeyValueRecord(rs, arr *Schema) bool {
+	fs := rs.Fields
+	if len(fs) != 2 || fs[0].Name != "key" || fs[1].Name != "value" {
 		return false
 	}
-	if lt, ok := arr.Prop("logicalType").(string); ok {
-		return lt == "map"
+	if arr.Logical != "" {
+		return arr.Logical == "map"
 	}
-	// hamba/avro may drop an unknown logicalType; Iceberg names the record
-	// k<key-id>_v<value-id>.
-	return rs.Name() == fmt.Sprintf("k%d_v%d", propID(fs[0].Prop("field-id")), propID(fs[1].Prop("field-id")))
+	// A writer that drops the logicalType still names the record
+	// k<key-id>_v<value-id> (Iceberg's writers do).
+	name := rs.Name[strings.LastIndexByte(rs.Name, '.')+1:]
+	return name == fmt.Sprintf("k%d_v%d", propID(fs[0].Prop("field-id")), propID(fs[1].Prop("field-id")))
 }
 
-// logicalName returns the logicalType of s, whether or not hamba/avro
-// recognised it.
-func logicalName(l avro.LogicalSchema, s interface{ Prop(string) any }) string {
-	if l != nil {
-		return string(l.Type())
-	}
-	if v, ok := s.Prop("logicalType").(string); ok {
-		return v
-	}
-	return ""
-}
-
-func primitiveType(t *avro.PrimitiveSchema, path string) (schema.Type, conv, error) {
-	lt := logicalName(t.Logical(), t)
+func primitiveType(t *Schema, path string) (schema.Type, conv, error) {
+	lt := t.Logical
 	utc := true
 	if v, ok := t.Prop("adjust-to-utc").(bool); ok {
 		utc = v
 	}
-	switch t.Type() {
-	case avro.Boolean:
+	switch t.Type {
+	case "boolean":
 		return schema.Boolean, convPlain, nil
-	case avro.Int:
+	case "int":
 		if lt == "date" {
 			return schema.Date, convPlain, nil
 		}
@@ -246,7 +226,7 @@ func primitiveType(t *avro.PrimitiveSchema, path string) (schema.Type, conv, err
 			return nil, 0, unsupportedf("%s: int/time-millis", path)
 		}
 		return schema.Int, convPlain, nil
-	case avro.Long:
+	case "long":
 		switch lt {
 		case "time-micros":
 			return schema.Time, convPlain, nil
@@ -264,27 +244,25 @@ func primitiveType(t *avro.PrimitiveSchema, path string) (schema.Type, conv, err
 			return schema.TimestampNs, convPlain, nil
 		}
 		return schema.Long, convPlain, nil
-	case avro.Float:
+	case "float":
 		return schema.Float, convPlain, nil
-	case avro.Double:
+	case "double":
 		return schema.Double, convPlain, nil
-	case avro.String:
+	case "string":
 		if lt == "uuid" {
 			return schema.UUID, convUUIDString, nil
 		}
 		return schema.String, convPlain, nil
-	case avro.Bytes:
-		if l, ok := t.Logical().(*avro.DecimalLogicalSchema); ok {
-			if l.Precision() > 38 {
-				return nil, 0, unsupportedf("%s: decimal(%d, %d) is wider than 38 digits", path, l.Precision(), l.Scale())
+	case "bytes":
+		if lt == "decimal" {
+			if t.Precision > 38 {
+				return nil, 0, unsupportedf("%s: decimal(%d, %d) is wider than 38 digits", path, t.Precision, t.Scale)
 			}
-			return schema.Decimal(l.Precision(), l.Scale()), convDecimalByte, nil
+			return schema.Decimal(t.Precision, t.Scale), convDecimalByte, nil
 		}
 		return schema.Binary, convPlain, nil
-	case avro.Null:
-		return schema.Unknown, convPlain, nil
 	}
-	return nil, 0, unsupportedf("%s: Avro type %s", path, t.Type())
+	return nil, 0, unsupportedf("%s: Avro type %s", path, t.Type)
 }
 
 func pick(c bool, a, b schema.PrimitiveType) schema.PrimitiveType {
@@ -299,39 +277,45 @@ func pick(c bool, a, b schema.PrimitiveType) schema.PrimitiveType {
 // float 4, double 8, bytes/string 1 (the length), fixed its size, union 1
 // plus its smallest branch, array/map 1 (an empty block list), record the
 // sum of its fields. depth bounds recursive named types.
-func minBytes(s avro.Schema, depth int) int {
+func minBytes(s *Schema, depth int) int {
+	return minBytesMemo(s, depth, map[*Schema]int{})
+}
+
+// minBytesMemo computes minBytes once per record type, so a schema that
+// references a named type many times over costs linear time; a recursive
+// reference counts 0.
+func minBytesMemo(s *Schema, depth int, memo map[*Schema]int) int {
 	if depth > maxDepth {
 		return 0
 	}
-	switch t := deref(s).(type) {
-	case *avro.NullSchema:
+	switch s.Type {
+	case "null":
 		return 0
-	case *avro.PrimitiveSchema:
-		switch t.Type() {
-		case avro.Null:
-			return 0
-		case avro.Float:
-			return 4
-		case avro.Double:
-			return 8
-		}
-		return 1
-	case *avro.FixedSchema:
-		return t.Size()
-	case *avro.UnionSchema:
+	case "float":
+		return 4
+	case "double":
+		return 8
+	case "fixed":
+		return s.Size
+	case "union":
 		least := -1
-		for _, b := range t.Types() {
-			if n := minBytes(b, depth+1); least < 0 || n < least {
+		for _, b := range s.Branches {
+			if n := minBytesMemo(b, depth+1, memo); least < 0 || n < least {
 				least = n
 			}
 		}
 		return 1 + max(least, 0)
-	case *avro.RecordSchema:
-		n := 0
-		for _, f := range t.Fields() {
-			n += minBytes(f.Type(), depth+1)
+	case "record":
+		if n, ok := memo[s]; ok {
+			return n
 		}
+		memo[s] = 0
+		n := 0
+		for _, f := range s.Fields {
+			n = min(n+minBytesMemo(f.Type, depth+1, memo), maxHeaderBytes)
+		}
+		memo[s] = n
 		return n
 	}
-	return 1 // enum, array, map
+	return 1 // boolean, int, long, bytes, string, enum, array, map
 }

@@ -3,9 +3,8 @@ package hudi
 import (
 	"fmt"
 
-	"github.com/hamba/avro/v2"
-
 	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/formats/avro"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -25,15 +24,15 @@ var ErrUnsupportedSchema = lakecat.NewSentinel(lakecat.ErrUnsupported, "hudi: un
 // an instant), local-timestamp-millis/micros to timestamp, uuid to string;
 // array to list; map to map with string keys; record to struct.
 func ConvertAvroSchema(avroJSON string, ids *IDs) (*schema.Schema, error) {
-	s, err := avro.Parse(avroJSON)
+	s, err := avro.ParseSchema(avroJSON)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnsupportedSchema, err)
 	}
-	rs, ok := s.(*avro.RecordSchema)
-	if !ok {
-		return nil, fmt.Errorf("%w: top level is %s, not a record", ErrUnsupportedSchema, s.Type())
+	if s.Type != "record" {
+		return nil, fmt.Errorf("%w: top level is %s, not a record", ErrUnsupportedSchema, s.Type)
 	}
-	fields, err := convertFields(rs, "")
+	budget := maxAvroFields
+	fields, err := convertFields(s, "", 0, &budget)
 	if err != nil {
 		return nil, err
 	}
@@ -45,95 +44,102 @@ func ConvertAvroSchema(avroJSON string, ids *IDs) (*schema.Schema, error) {
 	return sch, nil
 }
 
-func convertFields(rs *avro.RecordSchema, path string) ([]*schema.Field, error) {
-	out := make([]*schema.Field, 0, len(rs.Fields()))
-	for _, f := range rs.Fields() {
-		t, required, err := convertType(f.Type(), path+f.Name())
+func convertFields(rs *avro.Schema, path string, depth int, budget *int) ([]*schema.Field, error) {
+	out := make([]*schema.Field, 0, len(rs.Fields))
+	for _, f := range rs.Fields {
+		t, required, err := convertType(f.Type, path+f.Name, depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &schema.Field{ID: schema.NoID, Name: f.Name(), Type: t, Required: required, Doc: f.Doc()})
+		out = append(out, &schema.Field{ID: schema.NoID, Name: f.Name, Type: t, Required: required, Doc: f.Doc})
 	}
 	return out, nil
 }
 
+// maxAvroDepth bounds the nesting of a converted schema, so a recursive
+// record is refused rather than followed; maxAvroFields bounds its fields
+// with every reference to a named type expanded.
+const (
+	maxAvroDepth  = 128
+	maxAvroFields = 1 << 20
+)
+
 // convertType returns the internal type of s and whether it is required
 // (not a union with null).
-func convertType(s avro.Schema, path string) (schema.Type, bool, error) {
-	if r, ok := s.(*avro.RefSchema); ok {
-		s = r.Schema()
+func convertType(s *avro.Schema, path string, depth int, budget *int) (schema.Type, bool, error) {
+	if depth > maxAvroDepth {
+		return nil, false, fmt.Errorf("%w: field %s: nested deeper than %d levels (a recursive type?)", ErrUnsupportedSchema, path, maxAvroDepth)
 	}
-	if u, ok := s.(*avro.UnionSchema); ok {
-		var nonNull []avro.Schema
-		for _, b := range u.Types() {
-			if b.Type() != avro.Null {
+	if *budget--; *budget < 0 {
+		return nil, false, fmt.Errorf("%w: field %s: more than %d fields (named types referenced many times over)", ErrUnsupportedSchema, path, maxAvroFields)
+	}
+	if s.Type == "union" {
+		var nonNull []*avro.Schema
+		for _, b := range s.Branches {
+			if b.Type != "null" {
 				nonNull = append(nonNull, b)
 			}
 		}
 		if len(nonNull) != 1 {
-			return nil, false, fmt.Errorf("%w: field %s: union %s", ErrUnsupportedSchema, path, u.String())
+			return nil, false, fmt.Errorf("%w: field %s: union %s", ErrUnsupportedSchema, path, s)
 		}
-		t, _, err := convertType(nonNull[0], path)
-		return t, len(nonNull) == len(u.Types()), err
+		t, _, err := convertType(nonNull[0], path, depth, budget)
+		return t, len(nonNull) == len(s.Branches), err
 	}
-	var logical avro.LogicalType
-	if l, ok := s.(avro.LogicalTypeSchema); ok && l.Logical() != nil {
-		logical = l.Logical().Type()
-		if d, ok := l.Logical().(*avro.DecimalLogicalSchema); ok {
-			return schema.Decimal(d.Precision(), d.Scale()), true, nil
-		}
+	if s.Logical == "decimal" {
+		return schema.Decimal(s.Precision, s.Scale), true, nil
 	}
-	switch s.Type() {
-	case avro.Boolean:
+	switch s.Type {
+	case "boolean":
 		return schema.Boolean, true, nil
-	case avro.Int:
-		switch logical {
-		case avro.Date:
+	case "int":
+		switch s.Logical {
+		case "date":
 			return schema.Date, true, nil
-		case avro.TimeMillis:
+		case "time-millis":
 			return schema.Time, true, nil
 		}
 		return schema.Int, true, nil
-	case avro.Long:
-		switch logical {
-		case avro.TimeMicros:
+	case "long":
+		switch s.Logical {
+		case "time-micros":
 			return schema.Time, true, nil
-		case avro.TimestampMillis, avro.TimestampMicros:
+		case "timestamp-millis", "timestamp-micros":
 			return schema.TimestampTz, true, nil
-		case avro.LocalTimestampMillis, avro.LocalTimestampMicros:
+		case "local-timestamp-millis", "local-timestamp-micros":
 			return schema.Timestamp, true, nil
 		}
 		return schema.Long, true, nil
-	case avro.Float:
+	case "float":
 		return schema.Float, true, nil
-	case avro.Double:
+	case "double":
 		return schema.Double, true, nil
-	case avro.String, avro.Enum:
+	case "string", "enum":
 		return schema.String, true, nil
-	case avro.Bytes:
+	case "bytes":
 		return schema.Binary, true, nil
-	case avro.Fixed:
-		return schema.Fixed(s.(*avro.FixedSchema).Size()), true, nil
-	case avro.Array:
-		et, ereq, err := convertType(s.(*avro.ArraySchema).Items(), path+".element")
+	case "fixed":
+		return schema.Fixed(s.Size), true, nil
+	case "array":
+		et, ereq, err := convertType(s.Items, path+".element", depth+1, budget)
 		if err != nil {
 			return nil, false, err
 		}
 		return schema.NewList(schema.NoID, et, ereq), true, nil
-	case avro.Map:
-		vt, vreq, err := convertType(s.(*avro.MapSchema).Values(), path+".value")
+	case "map":
+		vt, vreq, err := convertType(s.Values, path+".value", depth+1, budget)
 		if err != nil {
 			return nil, false, err
 		}
 		return schema.NewMap(schema.NoID, schema.String, schema.NoID, vt, vreq), true, nil
-	case avro.Record:
-		fs, err := convertFields(s.(*avro.RecordSchema), path+".")
+	case "record":
+		fs, err := convertFields(s, path+".", depth, budget)
 		if err != nil {
 			return nil, false, err
 		}
 		return &schema.StructType{Fields: fs}, true, nil
 	}
-	return nil, false, fmt.Errorf("%w: field %s: type %s", ErrUnsupportedSchema, path, s.Type())
+	return nil, false, fmt.Errorf("%w: field %s: type %s", ErrUnsupportedSchema, path, s.Type)
 }
 
 // IDs assigns field ids to converted Avro schemas consistently across the

@@ -36,12 +36,14 @@ type Table struct {
 	// Properties are .hoodie/hoodie.properties.
 	Properties map[string]string
 
-	mu    sync.Mutex
-	cmeta map[string]*CommitMetadata // instant file → metadata
+	opened string // the location Open was given
+	mu     sync.Mutex
+	cmeta  map[string]*CommitMetadata // instant file → metadata
 }
 
 // Open reads .hoodie/hoodie.properties of the table at root.
 func Open(ctx context.Context, fsys storage.FS, root string) (*Table, error) {
+	opened := root
 	root = strings.TrimSuffix(root, "/")
 	b, err := readFile(ctx, fsys, storage.JoinPath(root, ".hoodie/hoodie.properties"))
 	if err != nil {
@@ -50,7 +52,7 @@ func Open(ctx context.Context, fsys storage.FS, root string) (*Table, error) {
 		}
 		return nil, err
 	}
-	return &Table{FS: fsys, Root: root, Properties: parseProperties(string(b)), cmeta: map[string]*CommitMetadata{}}, nil
+	return &Table{FS: fsys, Root: root, Properties: parseProperties(string(b)), opened: opened, cmeta: map[string]*CommitMetadata{}}, nil
 }
 
 // TableType returns hoodie.table.type: "COPY_ON_WRITE" (the default) or

@@ -78,10 +78,41 @@ func TestWriterSchemaIDs(t *testing.T) {
 	if !table.Equal(wantTable) || !old.Equal(wantOld) {
 		t.Errorf("table %s\nold %s", table, old)
 	}
-	for _, bad := range []string{`"int"`, `{"type":"record","name":"r","fields":[{"name":"u","type":["int","string"]}]}`, `{`} {
+	for _, bad := range []string{`"int"`, `{"type":"record","name":"r","fields":[{"name":"u","type":["int","string"]}]}`, `{`,
+		`{"type":"record","name":"Node","fields":[{"name":"next","type":["null","Node"]}]}`} {
 		if _, err := ConvertAvroSchema(bad, nil); !errors.Is(err, ErrUnsupportedSchema) {
 			t.Errorf("ConvertAvroSchema(%s) err = %v", bad, err)
 		}
+	}
+}
+
+// TestConvertAvroLogicalTypes: logical types, named references and a
+// namespace-qualified fixed, as ConvertAvroSchema documents them.
+func TestConvertAvroLogicalTypes(t *testing.T) {
+	got, err := ConvertAvroSchema(`{"type":"record","name":"r","namespace":"hoodie.t","fields":[
+		{"name":"d","type":{"type":"int","logicalType":"date"}},
+		{"name":"tm","type":{"type":"int","logicalType":"time-millis"}},
+		{"name":"ts","type":["null",{"type":"long","logicalType":"timestamp-micros"}]},
+		{"name":"lts","type":{"type":"long","logicalType":"local-timestamp-millis"}},
+		{"name":"amt","type":{"type":"fixed","name":"dec","size":5,"logicalType":"decimal","precision":10,"scale":2}},
+		{"name":"amt2","type":"hoodie.t.dec"},
+		{"name":"u","type":{"type":"string","logicalType":"uuid"}},
+		{"name":"bad","type":{"type":"bytes","logicalType":"decimal","precision":2,"scale":5}}]}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := schema.New(0,
+		&schema.Field{ID: 1, Name: "d", Type: schema.Date, Required: true},
+		&schema.Field{ID: 2, Name: "tm", Type: schema.Time, Required: true},
+		&schema.Field{ID: 3, Name: "ts", Type: schema.TimestampTz},
+		&schema.Field{ID: 4, Name: "lts", Type: schema.Timestamp, Required: true},
+		&schema.Field{ID: 5, Name: "amt", Type: schema.Decimal(10, 2), Required: true},
+		&schema.Field{ID: 6, Name: "amt2", Type: schema.Decimal(10, 2), Required: true},
+		&schema.Field{ID: 7, Name: "u", Type: schema.String, Required: true},
+		&schema.Field{ID: 8, Name: "bad", Type: schema.Binary, Required: true},
+	)
+	if !got.Equal(want) {
+		t.Errorf("got %s\nwant %s", got, want)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/internal/scanplan"
 )
 
 // IdentityConstants returns the identity-partition values of f keyed by
@@ -60,22 +61,7 @@ func (t *Table) specFieldIDs(id int) []int {
 // WidenValue converts a stored partition value to the Go form of t where
 // the source column was widened after the value was written (int → long or
 // double, float → double); other values are returned unchanged.
-func WidenValue(v any, t schema.Type) any {
-	switch x := v.(type) {
-	case int32:
-		switch t.Kind() {
-		case schema.KindLong:
-			return int64(x)
-		case schema.KindDouble:
-			return float64(x)
-		}
-	case float32:
-		if t.Kind() == schema.KindDouble {
-			return float64(x)
-		}
-	}
-	return v
-}
+func WidenValue(v any, t schema.Type) any { return scanplan.WidenValue(v, t) }
 
 // PartitionType returns the type of the _partition metadata column (Iceberg
 // spec, "Reserved Field IDs": 102 _partition): a struct with one optional

@@ -42,6 +42,8 @@ type Table struct {
 	Guessed bool
 	// Metadata is the parsed table metadata.
 	Metadata *Metadata
+
+	opened string // the location Open was given
 }
 
 // Open finds the current metadata of the table at target ([FindMetadata])
@@ -55,7 +57,7 @@ func Open(ctx context.Context, fsys storage.FS, target string) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Table{FS: fsys, MetadataPath: loc.MetadataPath, Root: loc.Root, Version: loc.Version, Guessed: loc.Guessed, Metadata: md}, nil
+	return &Table{FS: fsys, MetadataPath: loc.MetadataPath, Root: loc.Root, Version: loc.Version, Guessed: loc.Guessed, Metadata: md, opened: target}, nil
 }
 
 // FromMetadata returns the table whose current metadata, already read, is

@@ -38,6 +38,7 @@ type Table struct {
 	// result does not depend on it.
 	ManifestWorkers int
 
+	opened   string // the location Open was given
 	mu       sync.Mutex
 	schemas  map[string]*schema.PaimonSchema // key: branch + "/" + id
 	listings map[string]map[string]bool      // a branch's manifest/ folder → names
@@ -47,6 +48,7 @@ type Table struct {
 // branch, else branch/branch-<name>/). It checks that the branch has a
 // schema/ folder.
 func Open(ctx context.Context, fsys storage.FS, root, branch string) (*Table, error) {
+	opened := root
 	root = strings.TrimSuffix(root, "/")
 	if branch == "main" {
 		branch = ""
@@ -54,7 +56,7 @@ func Open(ctx context.Context, fsys storage.FS, root, branch string) (*Table, er
 	if strings.ContainsAny(branch, "/\\") || branch == "." || branch == ".." {
 		return nil, fmt.Errorf("paimon: bad branch name %q", branch)
 	}
-	t := &Table{FS: fsys, Root: root, Branch: branch, schemas: map[string]*schema.PaimonSchema{}}
+	t := &Table{FS: fsys, Root: root, Branch: branch, opened: opened, schemas: map[string]*schema.PaimonSchema{}}
 	if _, err := fsys.List(ctx, storage.JoinPath(t.branchDir(branch), "schema")); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if branch != "" {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table/paimon"
 	"github.com/lakecat/lakecat/table/paimon/paimonwrite"
 )
 
@@ -66,7 +67,7 @@ func writeTable(dir string, files [][]row) error {
 
 func read(dir string, raw bool) (int64, time.Duration, error) {
 	start := time.Now()
-	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{Paimon: reader.PaimonOptions{Raw: raw}})
+	tbl, err := reader.OpenTable(context.Background(), dir, reader.TableOptions{FormatOptions: paimon.Options{Raw: raw}})
 	if err != nil {
 		return 0, 0, err
 	}

@@ -1,0 +1,42 @@
+package table
+
+// The field ids of the metadata columns (Iceberg table spec, "Reserved
+// Field IDs"). A read schema may hold them; they are never stored in data
+// files. An Iceberg table never uses them, so its metadata columns take
+// them; a Paimon primary-key table does (_SEQUENCE_NUMBER is 2147483646,
+// _VALUE_KIND 2147483645), so on any table a metadata column whose id some
+// schema of the table uses takes another ([Listing.MetadataFieldIDs]).
+const (
+	// FieldIDFile is _file (string): the data file's path as the table
+	// metadata stores it.
+	FieldIDFile = 2147483646
+	// FieldIDPos is _pos (long): the row's position in its data file, from 0.
+	FieldIDPos = 2147483645
+	// FieldIDDeleted is _deleted (boolean): whether the row is deleted.
+	// A read that selects it keeps the deleted rows, flagged.
+	FieldIDDeleted = 2147483644
+	// FieldIDSpecID is _spec_id (int): the partition spec id of the file.
+	FieldIDSpecID = 2147483643
+	// FieldIDPartition is _partition (struct): the file's partition values,
+	// one optional field per partition field of every spec.
+	FieldIDPartition = 2147483642
+)
+
+// The metadata column names.
+const (
+	ColumnFile      = "_file"
+	ColumnPos       = "_pos"
+	ColumnDeleted   = "_deleted"
+	ColumnSpecID    = "_spec_id"
+	ColumnPartition = "_partition"
+)
+
+// IsMetadataColumn reports whether name is one of the metadata columns a
+// table read adds on request.
+func IsMetadataColumn(name string) bool {
+	switch name {
+	case ColumnFile, ColumnPos, ColumnDeleted, ColumnSpecID, ColumnPartition:
+		return true
+	}
+	return false
+}
