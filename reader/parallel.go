@@ -3,10 +3,10 @@ package reader
 import (
 	"context"
 	"errors"
-	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"io"
 	"sync"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -276,8 +276,11 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 					}
 				}
 				br, err := d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem, FirstRowGroup: g, RowGroups: 1, Skip: skip})
-				if err != nil || skip == nil {
-					return br, err
+				if err != nil {
+					return nil, err
+				}
+				if skip == nil {
+					return br, nil
 				}
 				return &pageSkipReader{br: br}, nil
 			},
