@@ -46,6 +46,9 @@ func decodeBytes(dec decoder, proj *schema.Schema, first, count, batchRows int) 
 // state reads one file at a time instead of deadlocking. The error is the
 // scan's cancellation.
 func (s *scanReader) reserveDecode(i int, rr any) (int64, error) {
+	if d, isDict := rr.(*dictReader); isDict {
+		rr = d.src
+	}
 	fr, ok := rr.(*fileReader)
 	if !ok || s.pins.limit <= 0 || fr.decode == nil {
 		return 0, nil

@@ -49,6 +49,7 @@ const (
 	// Parquet page index (filter_pageindex.go).
 	pageIndexRowsSkipped
 	pageIndexPagesSkipped
+	filesSkippedStats
 	numCounters
 )
 
@@ -98,6 +99,10 @@ type ScanCounts struct {
 	// PageIndexPagesSkipped the pages of the filter's columns all of
 	// whose rows it ruled out.
 	PageIndexRowsSkipped, PageIndexPagesSkipped int64
+	// FilesSkippedStats counts the Paimon data files among FilesSkipped
+	// ruled out by their manifest entry's value or key statistics (see
+	// paimon.Scan.ValueStats and paimon.Scan.KeyStats), not opened.
+	FilesSkippedStats int64
 }
 
 // Counts returns the counters.
@@ -115,6 +120,7 @@ func (s *ScanStats) Counts() ScanCounts {
 		StripesRead:           s.c[stripesRead].Load(), StripesSkipped: s.c[stripesSkipped].Load(), BytesSkippedStripes: s.c[bytesSkippedStripes].Load(),
 		OrcRowGroupsRead: s.c[orcRowGroupsRead].Load(), OrcRowGroupsSkipped: s.c[orcRowGroupsSkipped].Load(), OrcBloomSkipped: s.c[orcBloomSkipped].Load(),
 		PageIndexRowsSkipped: s.c[pageIndexRowsSkipped].Load(), PageIndexPagesSkipped: s.c[pageIndexPagesSkipped].Load(),
+		FilesSkippedStats: s.c[filesSkippedStats].Load(),
 	}
 }
 

@@ -122,10 +122,13 @@ func TestFilterDifferential(t *testing.T) {
 	var bloomStats reader.ScanStats
 	bf, br := diffBloomFiles(t, rng, &bloomStats)
 	c, bc := stats.Counts(), bloomStats.Counts()
-	t.Logf("%d tables, %d filters, %d rows selected; files %d read %d skipped; row groups %d read %d skipped", tables, filters, rows, c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped)
+	t.Logf("%d tables, %d filters, %d rows selected; files %d read %d skipped (%d by Paimon statistics); row groups %d read %d skipped", tables, filters, rows, c.FilesRead, c.FilesSkipped, c.FilesSkippedStats, c.RowGroupsRead, c.RowGroupsSkipped)
 	t.Logf("bloom-filtered files: %d filters, %d rows selected; row groups %d read %d skipped, %d of them by bloom filters", bf, br, bc.RowGroupsRead, bc.RowGroupsSkipped, bc.RowGroupsSkippedBloom)
 	if filters < 200 {
 		t.Errorf("only %d filters", filters)
+	}
+	if c.FilesSkippedStats == 0 {
+		t.Errorf("no Paimon file skipped by its manifest statistics")
 	}
 	if bc.RowGroupsSkippedBloom == 0 {
 		t.Errorf("no row group skipped by a bloom filter")

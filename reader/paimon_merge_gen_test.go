@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,8 +88,10 @@ func writeLSMTable(t *testing.T, opts map[string]string, unsorted bool) string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ks := &paimonwrite.Stats{Min: paimonwrite.KeyRow(lo), Max: paimonwrite.KeyRow(hi), NullCounts: []int64{0}}
 		return paimonwrite.DataFile{Name: name, Bucket: 0, TotalBuckets: 1, SchemaID: schemaID, RowCount: int64(n), MinSequence: seq0, MaxSequence: seq1,
-			Level: level, DeleteRowCount: retracts, MinKey: paimonwrite.KeyRow(lo), MaxKey: paimonwrite.KeyRow(hi)}
+			Level: level, DeleteRowCount: retracts, MinKey: paimonwrite.KeyRow(lo), MaxKey: paimonwrite.KeyRow(hi),
+			KeyStats: ks, ValueStats: lsmValueStats(rows)}
 	}
 	var l2 []lsmRow0
 	for k := int32(1); k <= 6; k++ {
@@ -113,6 +116,54 @@ func writeLSMTable(t *testing.T, opts map[string]string, unsorted bool) string {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// lsmValueStats returns the value statistics of rows ([]lsmRow0 or
+// []lsmRow1) as Paimon Java writes them: every column of the file's
+// schema (key, v, n), the rows as stored, retracts included.
+func lsmValueStats(rows any) *paimonwrite.Stats {
+	var keys []int64
+	var vs []*string
+	var ns []*int64
+	switch r := rows.(type) {
+	case []lsmRow0:
+		for _, x := range r {
+			keys, vs, ns = append(keys, int64(x.K)), append(vs, x.V), append(ns, x.N)
+		}
+	case []lsmRow1:
+		for _, x := range r {
+			keys, vs, ns = append(keys, x.ID), append(vs, x.V), append(ns, x.N)
+		}
+	}
+	var vmin, vmax, nmin, nmax any
+	var vnull, nnull int64
+	for i := range keys {
+		if v := vs[i]; v == nil {
+			vnull++
+		} else {
+			if vmin == nil || *v < vmin.(string) {
+				vmin = *v
+			}
+			if vmax == nil || *v > vmax.(string) {
+				vmax = *v
+			}
+		}
+		if n := ns[i]; n == nil {
+			nnull++
+		} else {
+			if nmin == nil || *n < nmin.(int64) {
+				nmin = *n
+			}
+			if nmax == nil || *n > nmax.(int64) {
+				nmax = *n
+			}
+		}
+	}
+	kmin, kmax := any(slices.Min(keys)), any(slices.Max(keys))
+	if _, ok := rows.([]lsmRow0); ok {
+		kmin, kmax = int32(kmin.(int64)), int32(kmax.(int64))
+	}
+	return &paimonwrite.Stats{Min: paimonwrite.KeyRow(kmin, vmin, nmin), Max: paimonwrite.KeyRow(kmax, vmax, nmax), NullCounts: []int64{0, vnull, nnull}}
 }
 
 // TestPaimonMergeEngines reads the generated LSM tree with each merge

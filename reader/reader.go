@@ -89,6 +89,21 @@ type Options struct {
 	// one batch per worker come on top.
 	MemoryBytes int64
 
+	// Dictionary returns every top-level string and binary column of the
+	// read schema as an Arrow dictionary array (int32 indices over the
+	// column's string or binary values; [DictionarySchema]) in every
+	// batch, whatever the file's encoding: each batch's dictionary holds
+	// that batch's distinct values, in order of first appearance, so it
+	// may differ from batch to batch (an Arrow IPC stream writes a
+	// dictionary replacement). The encoding is applied to the batches as
+	// they come out, after projection, deletes, the filter and merges:
+	// rows and values are those of a read without it, and a column filled
+	// with nulls or an initial-default is a dictionary array too. Strings
+	// nested in lists, maps and structs stay plain. The tasks of one
+	// [ScanFiles] must all set it or all leave it (the scan's schema
+	// follows the first task's).
+	Dictionary bool
+
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
 	// groups (rowGroups 0: the whole file), set by [ReadTask]; with
 	// stripes, a range of an ORC file's stripes (table.Task.FirstStripe
@@ -122,6 +137,14 @@ type Options struct {
 // read schema's Arrow form ([schema.ToArrowSchema]); ctx is checked between
 // batches. Release it when done.
 func Open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (array.RecordReader, error) {
+	if opts.Dictionary {
+		opts.Dictionary = false
+		rr, err := Open(ctx, r, size, opts)
+		if err != nil {
+			return nil, err
+		}
+		return newDictReader(rr, opts.Allocator), nil
+	}
 	if opts.hudi != nil {
 		// Its errors name the base or log file they come from.
 		m, err := openHudiMerge(ctx, r, size, opts)
@@ -152,8 +175,18 @@ func OpenFile(ctx context.Context, path string, opts Options) (array.RecordReade
 		f.Close()
 		return nil, err
 	}
-	rr.(*fileReader).closer = f
+	setCloser(rr, f)
 	return rr, nil
+}
+
+// setCloser makes the reader Open returned close c once released.
+func setCloser(rr array.RecordReader, c io.Closer) {
+	switch x := unwrapDict(rr).(type) {
+	case *fileReader:
+		x.closer = c
+	case *hudiMerge:
+		x.closer = c
+	}
 }
 
 // Plan returns the projection plan Open would use for the file, without

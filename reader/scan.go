@@ -93,6 +93,9 @@ func scanFiles(ctx context.Context, tasks []FileTask, opts ScanOptions, b *budge
 			return nil, errors.New("reader: ScanFiles needs Options.ReadSchema")
 		}
 		read = schema.ToArrowSchema(tasks[0].Options.ReadSchema)
+		if tasks[0].Options.Dictionary {
+			read = DictionarySchema(read)
+		}
 	} else {
 		read = arrow.NewSchema(nil, nil)
 	}
@@ -252,6 +255,9 @@ func (s *scanReader) openFile(i int, t FileTask) (array.RecordReader, func() err
 	if t.Options.open != nil {
 		s.sizes[i] = t.Options.openSize
 		rr, err := t.Options.open(s.ctx)
+		if err == nil && t.Options.Dictionary {
+			rr = newDictReader(rr, t.Options.Allocator)
+		}
 		return rr, nil, err
 	}
 	r, size, closeFn, err := t.Open(s.ctx)

@@ -128,6 +128,10 @@ type TableOptions struct {
 	Filter expr.Expr
 	// Stats, when set, counts what the scan skipped and read.
 	Stats *ScanStats
+
+	// Dictionary returns the top-level string and binary columns as Arrow
+	// dictionary arrays: see [Options.Dictionary].
+	Dictionary bool
 }
 
 // TableFile is one live data file of a table read ([table.File]).
@@ -245,19 +249,37 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 		if f.Skip != "" {
 			t.opts.Stats.add(filesSkipped, 1)
 			t.opts.Stats.add(bytesSkippedFiles, max(f.Task.SizeBytes, 0))
+			if f.Skip == table.SkipValueStats || f.Skip == table.SkipKeyStats {
+				t.opts.Stats.add(filesSkippedStats, 1)
+			}
 		}
 	}
 	t.opts.Stats.add(manifestsSkipped, int64(t.listing.ManifestsSkipped))
 	t.opts.Stats.add(filesSkipped, t.listing.ManifestFilesSkipped)
 	if len(planned) == 0 {
-		return array.NewRecordReader(schema.ToArrowSchema(t.OutputSchema()), nil)
+		out := schema.ToArrowSchema(t.OutputSchema())
+		if t.opts.Dictionary {
+			out = DictionarySchema(out)
+		}
+		return array.NewRecordReader(out, nil)
+	}
+	// With a narrowed output, the narrowed batches are encoded; otherwise
+	// each file's batches are, by the scan's workers.
+	var narrow *schema.Schema
+	if t.listing.OutputSchema != t.ReadSchema {
+		narrow = t.listing.OutputSchema
 	}
 	rr, err := ScanTasks(ctx, t.opts.FS, planned, ScanOptions{Workers: t.opts.Workers, MemoryBytes: t.opts.MemoryBytes, Progress: t.opts.Progress},
-		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: t.opts.IgnoreDeletes, Filter: t.opts.Filter, Stats: t.opts.Stats})
-	if err != nil || t.listing.OutputSchema == t.ReadSchema {
+		TaskOptions{BatchRows: t.opts.BatchRows, Allocator: t.opts.Allocator, Limits: t.opts.Limits, IgnoreDeletes: t.opts.IgnoreDeletes, Filter: t.opts.Filter, Stats: t.opts.Stats,
+			Dictionary: t.opts.Dictionary && narrow == nil})
+	if err != nil || narrow == nil {
 		return rr, err
 	}
-	return newNarrowReader(rr, t.listing.OutputSchema), nil
+	nr := array.RecordReader(newNarrowReader(rr, narrow))
+	if t.opts.Dictionary {
+		nr = newDictReader(nr, t.opts.Allocator)
+	}
+	return nr, nil
 }
 
 // OutputSchema is the schema of the batches [Table.Scan] returns: the read
@@ -327,7 +349,11 @@ func ScanTasks(ctx context.Context, fsys storage.FS, tasks []table.Task, opts Sc
 		files = append(files, FileTask{Name: task.Path, Open: openTask(fsys, task.Path), Options: o})
 	}
 	if len(files) == 0 && len(tasks) > 0 {
-		return array.NewRecordReader(schema.ToArrowSchema(tasks[0].ReadSchema), nil)
+		out := schema.ToArrowSchema(tasks[0].ReadSchema)
+		if topts.Dictionary {
+			out = DictionarySchema(out)
+		}
+		return array.NewRecordReader(out, nil)
 	}
 	return scanFiles(ctx, files, opts, cache.budget, cache.pool.Close)
 }

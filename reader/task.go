@@ -42,6 +42,9 @@ type TaskOptions struct {
 	// ([DeleteCache]); its own bound replaces MemoryBytes' for the
 	// equality key sets. ScanTasks ignores it (a scan shares its own).
 	Deletes *DeleteCache
+
+	// Dictionary: see [Options.Dictionary].
+	Dictionary bool
 }
 
 // ReadTask reads one planned task (table.Scan planning, possibly on another
@@ -82,7 +85,11 @@ func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOp
 		return nil, err
 	}
 	if o.open != nil {
-		return o.open(ctx)
+		rr, err := o.open(ctx)
+		if err == nil && o.Dictionary {
+			rr = newDictReader(rr, o.Allocator)
+		}
+		return rr, err
 	}
 	f, err := fsys.Open(ctx, task.Path)
 	if err != nil {
@@ -93,12 +100,7 @@ func ReadTask(ctx context.Context, fsys storage.FS, task table.Task, opts TaskOp
 		f.Close()
 		return nil, err
 	}
-	switch x := rr.(type) {
-	case *fileReader:
-		x.closer = f
-	case *hudiMerge:
-		x.closer = f
-	}
+	setCloser(rr, f)
 	return rr, nil
 }
 
@@ -140,7 +142,11 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 		o.open = func(ctx context.Context) (array.RecordReader, error) {
 			return openMerge(ctx, fsys, task, o, opts.Filter, opts.Stats, opts.MemoryBytes)
 		}
-		return o, nil
+		// The merge reads plain batches; the caller of open encodes its
+		// output.
+		withDict := o
+		withDict.Dictionary = opts.Dictionary
+		return withDict, nil
 	}
 	var hr *hudiRead
 	if task.Hudi != nil {
@@ -157,7 +163,7 @@ func taskOptions(fsys storage.FS, task table.Task, opts TaskOptions, cache *dele
 		Rules: rules, Constants: task.Constants, PosFieldID: task.PosFieldID, DeletedFieldID: task.DeletedFieldID,
 		BatchRows: opts.BatchRows, Allocator: opts.Allocator, Limits: opts.Limits,
 		firstRowGroup: first, rowGroups: count, stripes: stripes, Filter: opts.Filter, Stats: opts.Stats,
-		format: task.Format,
+		format: task.Format, Dictionary: opts.Dictionary,
 	}, nil
 }
 

@@ -47,7 +47,8 @@ type Snapshot struct {
 }
 
 // Scan is a planned read of a table. Its methods plan once, on the first
-// call, and give the same answer after.
+// call, and give the same answer after (an Iceberg scan's Tasks plans
+// again on each call, to stream, and gives the same tasks).
 type Scan interface {
 	// Plan returns the scan's tasks in scan order: one per live data
 	// file or file slice, a Paimon merge section's files as one task, and
@@ -58,8 +59,11 @@ type Scan interface {
 	// read them anywhere with reader.ReadTask. A scan with
 	// [ScanOptions.ListOnly] returns [ErrListOnly].
 	Plan(ctx context.Context) ([]Task, error)
-	// Tasks yields the tasks of Plan one by one; the first error ends the
-	// sequence.
+	// Tasks yields the tasks of Plan one by one, in the same order; the
+	// first error ends the sequence. For Iceberg it streams (each call
+	// plans again): a data manifest's tasks are yielded once it is read,
+	// without holding every task, and stopping early stops reading
+	// manifests. Other formats plan whole, then yield.
 	Tasks(ctx context.Context) iter.Seq2[Task, error]
 	// Files returns what planning knows of every live file: the read
 	// schema, the schema history and each file with its task, partition,
@@ -94,7 +98,8 @@ type ScanOptions struct {
 	MetadataColumns []string
 	// Filter leaves out the files that cannot hold a row it selects, by
 	// their partition values and, for Iceberg, the partition transforms,
-	// manifest summaries and column metrics; it is bound by field id to
+	// manifest summaries and column metrics, for Paimon the value and key
+	// statistics of the manifest entries; it is bound by field id to
 	// the table's read schema before Columns narrows it (a column it uses
 	// that Columns leaves out is read too: [Listing.OutputSchema] drops
 	// it). Rows are not filtered here: the reader applies the filter.
@@ -206,9 +211,18 @@ type File struct {
 	// section's first file (Task.Merge), not by a task of its own.
 	InMerge bool
 	// Skip says why the filter rules the file out without opening it —
-	// "partition values" or "column metrics" — or is "".
+	// "partition values", "column metrics" (Iceberg), [SkipValueStats] or
+	// [SkipKeyStats] (Paimon) — or is "".
 	Skip string
 }
+
+// The reasons [File.Skip] gives for a Paimon data file ruled out by the
+// statistics in its manifest entry: those of its value columns
+// (_VALUE_STATS) or of its trimmed primary key (_KEY_STATS).
+const (
+	SkipValueStats = "value statistics"
+	SkipKeyStats   = "key statistics"
+)
 
 // LSMFile is a Paimon primary-key table file's place in its bucket's LSM
 // tree, as the merged read uses it.

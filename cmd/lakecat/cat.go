@@ -28,6 +28,9 @@ type catOptions struct {
 	Stats     bool
 	// Output is --output: the file the rows go to ("" or "-": stdout).
 	Output string
+	// Dictionary is --dictionary: with --format arrow, string and binary
+	// columns are written as dictionary arrays.
+	Dictionary bool
 }
 
 // maxBatchRows is the largest --batch-rows: the decoders' cap on the rows
@@ -86,6 +89,7 @@ CSV writes NULL as an empty field and an empty string as "".`,
 	fl.StringVar(&opts.Where, "where", "", whereUsage)
 	fl.StringVarP(&opts.Output, "output", "o", "", outputUsage)
 	fl.BoolVar(&opts.Stats, "stats", false, "with --where: print what the filter skipped to stderr")
+	fl.BoolVar(&opts.Dictionary, "dictionary", false, "with --format arrow: top-level string and binary columns as dictionary<int32> arrays (other formats print the same values)")
 	opts.Table.register(fl)
 	opts.Catalog.register(fl)
 	return c
@@ -110,6 +114,9 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 		}
 	}
 	o.Table.filter, o.Table.stats = filter, stats
+	// Only the Arrow output carries dictionary arrays; the other formats
+	// print values, which are the same either way.
+	o.Table.dictionary = o.Dictionary && o.Format == formatArrow
 	if o.Catalog.URL != "" && len(o.Paths) != 1 {
 		return usageError{fmt.Errorf("--catalog takes one TABLE, NS.TABLE")}
 	}
@@ -175,6 +182,7 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	ropts.BatchRows = o.BatchRows
 	ropts.Allocator = memory.DefaultAllocator
 	ropts.Filter, ropts.Stats = filter, stats
+	ropts.Dictionary = o.Table.dictionary
 
 	// Open every file (footer, schema resolution, plan) before printing
 	// anything, so that a bad file or schema fails the command with nothing

@@ -50,6 +50,8 @@ type tableFlags struct {
 	// filter is --where, parsed (set by the verbs that take it).
 	filter expr.Expr
 	stats  *reader.ScanStats
+	// dictionary is cat's --dictionary with --format arrow.
+	dictionary bool
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
@@ -196,6 +198,7 @@ func (t *tableFlags) options(f *factory) (reader.TableOptions, error) {
 		o.Warn, o.Progress = nil, nil
 	}
 	o.Filter, o.Stats = t.filter, t.stats
+	o.Dictionary = t.dictionary
 	t.iceberg = iceberg.Options{NoRebase: t.NoRebase}
 	t.paimon = paimon.Options{Branch: t.Branch, Raw: t.Raw}
 	t.hudi = hudi.Options{IgnoreLogs: t.IgnoreLogs}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table"
 )
 
 // whereUsage is the help of --where.
@@ -35,7 +36,7 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 	}
 	tw := tabwriter.NewWriter(f.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATH\tREAD\tROW GROUPS\tBYTES SKIPPED\tWHY")
-	var files, skipped, groups, kept, bloom int
+	var files, skipped, groups, kept, bloom, pstats int
 	var bytes int64
 	for i, tfile := range t.Files {
 		pr, err := t.Prune(ctx, i)
@@ -47,6 +48,9 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 		if !pr.MayMatch {
 			read = "skip"
 			skipped++
+			if pr.Reason == table.SkipValueStats || pr.Reason == table.SkipKeyStats {
+				pstats++
+			}
 		}
 		groups += pr.RowGroups
 		kept += pr.RowGroupsKept
@@ -66,6 +70,11 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 	manifests, mfiles := t.ManifestsSkipped()
 	if manifests > 0 {
 		if _, err := fmt.Fprintf(f.Stdout, "manifests skipped by partition summaries: %d (%d files)\n", manifests, mfiles); err != nil {
+			return err
+		}
+	}
+	if pstats > 0 {
+		if _, err := fmt.Fprintf(f.Stdout, "files skipped by Paimon manifest statistics: %d\n", pstats); err != nil {
 			return err
 		}
 	}

@@ -79,6 +79,23 @@ func TestFilesAndPlanWhere(t *testing.T) {
 	}
 }
 
+// TestPlanWherePaimonStats: on paimon-cpp's evolved append table, plan
+// --where says which files the manifests' value statistics skip (a = 35:
+// a is field 5, d in the files of schema-0) and counts them; files
+// --where lists only the file that may match.
+func TestPlanWherePaimonStats(t *testing.T) {
+	dir := filepath.Join(testutil.RealDir(t), "paimon-cpp/test/test_data/parquet/append_table_with_alter_table.db/append_table_with_alter_table")
+	out, errOut, code := runCLI(t, "plan", dir, "--where", "a = 35")
+	if code != exitOK || strings.Count(out, "value statistics\n") != 3 || !strings.Contains(out, "files skipped by Paimon manifest statistics: 3\n") ||
+		!strings.HasSuffix(out, "files: 1 read, 3 skipped; row groups: 1 of 1 kept; bytes skipped: 4589\n") {
+		t.Errorf("plan --where: exit %d, %s\n%s", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, "files", dir, "--where", "a = 35")
+	if code != exitOK || strings.Count(out, "\n") != 2 || !strings.Contains(out, "data-512651de-64b5-4a10-8068-65403aaccdb8-0.parquet") {
+		t.Errorf("files --where: exit %d, %s\n%s", code, errOut, out)
+	}
+}
+
 func TestCatWhereNoRow(t *testing.T) {
 	out, errOut, code := runCLI(t, "cat", "../../testdata/orders", "--where", "channel = 'none'", "--columns", "order_id", "--format", "csv")
 	if code != exitOK || out != "order_id\n" {
@@ -102,6 +119,8 @@ func TestPlanWhereCountsAsCatStats(t *testing.T) {
 		// read whole, never pruned one by one (bucket-3's three files).
 		{"../../testdata/paimon_orders", "order_shop_id IS NULL", "files 5 read, 9 skipped; row groups 5 of 14; bytes skipped 5301"},
 		{"../../testdata/paimon_orders", "order_id = 4", "files 4 read, 10 skipped; row groups 4 of 14; bytes skipped 5851"},
+		// Paimon manifest value statistics (paimon-cpp's evolved table).
+		{"paimon-alter", "a = 35", "files 1 read, 3 skipped; row groups 1 of 1; bytes skipped 4589"},
 		// A Hudi merge-on-read table: the file slice with a log file is
 		// read (no row group pruned), the other base file skipped.
 		{"hudi-mor", "id = 1", "files 1 read, 1 skipped; row groups 0 of 1; bytes skipped 1603"},
@@ -112,6 +131,8 @@ func TestPlanWhereCountsAsCatStats(t *testing.T) {
 			dir = filepath.Join(testutil.RealDir(t), "impala/testdata/data/iceberg_test", impala)
 		case "hudi-mor":
 			dir = hudiMOR(t)
+		case "paimon-alter":
+			dir = filepath.Join(testutil.RealDir(t), "paimon-cpp/test/test_data/parquet/append_table_with_alter_table.db/append_table_with_alter_table")
 		}
 		out, errOut, code := runCLI(t, "plan", dir, "--where", c.where)
 		var read, skipped, kept, groups, bytes int

@@ -69,11 +69,21 @@ func (t *Table) Snapshots(context.Context) ([]table.Snapshot, error) {
 // NewScan returns a scan of the table ([Table.Plan], one task per live
 // data file with the delete files that apply, [Scan.Task]). Its options
 // are [Options]; delete files are planned per data file and left out of
-// the tasks with opts.IgnoreDeletes (Warn is told).
+// the tasks with opts.IgnoreDeletes (Warn is told). Its Tasks streams
+// ([Table.Tasks]): each data manifest's tasks are yielded once it is read,
+// the same tasks in the same order as its Plan.
 func (t *Table) NewScan(opts table.ScanOptions) table.Scan {
-	return scanplan.New(t.FS, table.Iceberg, t.Location(), opts, func(ctx context.Context) (*scanplan.Listed, error) {
+	return scanplan.NewStreaming(t.FS, table.Iceberg, t.Location(), opts, func(ctx context.Context) (*scanplan.Listed, error) {
 		return t.list(ctx, opts)
+	}, func(ctx context.Context) (*scanplan.Stream, error) {
+		return t.stream(ctx, opts)
 	})
+}
+
+// scanOptions returns the Iceberg scan options of opts, whose Iceberg
+// options are o.
+func scanOptions(opts table.ScanOptions, o Options) ScanOptions {
+	return ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf, PathMap: o.PathMap, NoRebase: o.NoRebase, Filter: opts.Filter}
 }
 
 func (t *Table) list(ctx context.Context, opts table.ScanOptions) (*scanplan.Listed, error) {
@@ -81,38 +91,23 @@ func (t *Table) list(ctx context.Context, opts table.ScanOptions) (*scanplan.Lis
 	if err != nil {
 		return nil, err
 	}
-	scan, err := t.Plan(ctx, ScanOptions{SnapshotID: opts.SnapshotID, AsOf: opts.AsOf, PathMap: o.PathMap, NoRebase: o.NoRebase, Filter: opts.Filter})
+	scan, err := t.Plan(ctx, scanOptions(opts, o))
 	if err != nil {
 		return nil, err
 	}
-	var de *DeletesError
-	ignored := false
-	if err := scan.DeletesError(); errors.As(err, &de) && opts.IgnoreDeletes {
-		scanplan.Warn(opts, "ignoring the delete files of snapshot %d (%s): deleted rows are returned", de.SnapshotID, de.Summary)
-		ignored = true
-	}
-	md := scan.Metadata
+	ignored := scan.ignoreDeletes(opts)
 	ptype := scan.PartitionType(scan.ReadSchema)
-	l := &table.Listing{MetadataGuessed: t.Guessed, ReadSchema: scan.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID}
+	l := scan.listing()
 	for _, mf := range scan.SkippedManifests {
 		l.ManifestsSkipped++
 		l.ManifestFilesSkipped += max(mf.Files, 0)
 	}
 	for i := range scan.DataFiles {
-		df := &scan.DataFiles[i]
-		task, err := scan.Task(df, nil)
+		f, err := scan.file(&scan.DataFiles[i], ptype, ignored)
 		if err != nil {
 			return nil, err
 		}
-		deletes := task.Deletes
-		if ignored {
-			task.Deletes, task.DeleteSchema, task.Paths = nil, nil, nil
-		}
-		l.Files = append(l.Files, table.File{
-			Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
-			Partition: scanplan.PartitionString(df.Partition, ptype.Fields), PartitionValues: df.Partition, SchemaID: -1,
-			Task: task, Deletes: deletes,
-		})
+		l.Files = append(l.Files, f)
 	}
 	var byID map[int]*schema.Field // the read schema's fields by id, built once
 	return &scanplan.Listed{Listing: l, PartitionType: ptype, Prune: func(i int, filter *expr.Bound, read *schema.Schema) string {
@@ -121,6 +116,83 @@ func (t *Table) list(ctx context.Context, opts table.ScanOptions) (*scanplan.Lis
 		}
 		return scan.fileSkip(&scan.DataFiles[i], filter, read, byID)
 	}}, nil
+}
+
+// stream is list one data file at a time ([Table.streamFiles]): the same
+// files, tasks and pruning. The metadata columns' field ids it leaves to
+// scanplan are chosen from the listing's schemas alone, as list's are:
+// an Iceberg task has no FileSchema, and its read schema is one of the
+// metadata's schemas.
+func (t *Table) stream(ctx context.Context, opts table.ScanOptions) (*scanplan.Stream, error) {
+	o, err := scanplan.Options[Options](table.Iceberg, opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	scan, files, err := t.streamFiles(ctx, scanOptions(opts, o))
+	if err != nil {
+		return nil, err
+	}
+	ignored := scan.ignoreDeletes(opts)
+	ptype := scan.PartitionType(scan.ReadSchema)
+	var byID map[int]*schema.Field // the read schema's fields by id, built once
+	return &scanplan.Stream{Listing: scan.listing(), PartitionType: ptype, Files: func(yield func(scanplan.StreamedFile, error) bool) {
+		for df, err := range files {
+			if err != nil {
+				yield(scanplan.StreamedFile{}, err)
+				return
+			}
+			f, err := scan.file(df, ptype, ignored)
+			if err != nil {
+				yield(scanplan.StreamedFile{}, err)
+				return
+			}
+			prune := func(filter *expr.Bound, read *schema.Schema) string {
+				if byID == nil {
+					byID = fieldsByID(read)
+				}
+				return scan.fileSkip(df, filter, read, byID)
+			}
+			if !yield(scanplan.StreamedFile{File: f, Prune: prune}, nil) {
+				return
+			}
+		}
+	}}, nil
+}
+
+// ignoreDeletes reports whether the scan's delete files are left out of
+// its tasks (opts.IgnoreDeletes and the snapshot has some; Warn is told).
+func (s *Scan) ignoreDeletes(opts table.ScanOptions) bool {
+	var de *DeletesError
+	if err := s.DeletesError(); errors.As(err, &de) && opts.IgnoreDeletes {
+		scanplan.Warn(opts, "ignoring the delete files of snapshot %d (%s): deleted rows are returned", de.SnapshotID, de.Summary)
+		return true
+	}
+	return false
+}
+
+// listing returns the table listing of the scan without its files.
+func (s *Scan) listing() *table.Listing {
+	md := s.Metadata
+	return &table.Listing{MetadataGuessed: s.Table.Guessed, ReadSchema: s.ReadSchema, Schemas: md.Schemas, CurrentSchemaID: md.CurrentSchemaID}
+}
+
+// file returns the listing's file of the data file df: its task
+// ([Scan.Task]), without its delete files when ignored, and its partition
+// (ptype, the _partition type, names its fields).
+func (s *Scan) file(df *DataFile, ptype *schema.StructType, ignored bool) (table.File, error) {
+	task, err := s.Task(df, nil)
+	if err != nil {
+		return table.File{}, err
+	}
+	deletes := task.Deletes
+	if ignored {
+		task.Deletes, task.DeleteSchema, task.Paths = nil, nil, nil
+	}
+	return table.File{
+		Path: df.Path, Format: df.Format, RecordCount: df.RecordCount,
+		Partition: scanplan.PartitionString(df.Partition, ptype.Fields), PartitionValues: df.Partition, SchemaID: -1,
+		Task: task, Deletes: deletes,
+	}, nil
 }
 
 // fileSkip returns why the filter rules out f without opening it — its

@@ -70,40 +70,66 @@ type nameMappingCache struct {
 // reading manifests.
 func (t *Table) Tasks(ctx context.Context, opts ScanOptions) iter.Seq2[table.Task, error] {
 	return func(yield func(table.Task, error) bool) {
-		s, manifests, res, err := t.start(ctx, opts)
+		s, files, err := t.streamFiles(ctx, opts)
 		if err != nil {
 			yield(table.Task{}, err)
 			return
 		}
-		if s.Snapshot == nil {
-			return
-		}
-		var data []ManifestFile
-		var deletes []ManifestFile
-		for _, mf := range manifests {
-			if mf.Content == 1 {
-				deletes = append(deletes, mf)
-			} else {
-				data = append(data, mf)
+		for f, err := range files {
+			if err != nil {
+				yield(table.Task{}, err)
+				return
+			}
+			task, err := s.Task(f, nil)
+			if !yield(task, err) || err != nil {
+				return
 			}
 		}
-		w := workers(opts)
-		files := make([][]DataFile, len(deletes))
-		if err := parallel.ForEach(ctx, len(deletes), w, func(ctx context.Context, i int) error {
-			var err error
-			files[i], err = t.readManifest(ctx, res, deletes[i])
-			return err
-		}); err != nil {
-			yield(table.Task{}, err)
-			return
+	}
+}
+
+// streamFiles selects the snapshot opts selects, reads its manifest list
+// and its delete manifests, and returns the scan (its DeleteFiles set, no
+// DataFiles) and a sequence of its live data files in the order of
+// [Table.Plan], read from the data manifests opts.ManifestWorkers at a
+// time as the sequence is drained. The sequence's first error ends it
+// (a data manifest listing a delete file is [ErrCorruptManifest]);
+// stopping early stops reading manifests. A file yielded stays valid after
+// the sequence moves on.
+func (t *Table) streamFiles(ctx context.Context, opts ScanOptions) (*Scan, iter.Seq2[*DataFile, error], error) {
+	s, manifests, res, err := t.start(ctx, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.Snapshot == nil {
+		return s, func(func(*DataFile, error) bool) {}, nil
+	}
+	var data []ManifestFile
+	var deletes []ManifestFile
+	for _, mf := range manifests {
+		if mf.Content == 1 {
+			deletes = append(deletes, mf)
+		} else {
+			data = append(data, mf)
 		}
-		for _, fs := range files {
-			for _, f := range fs {
-				if f.Content != ContentData {
-					s.DeleteFiles = append(s.DeleteFiles, f)
-				}
+	}
+	w := workers(opts)
+	files := make([][]DataFile, len(deletes))
+	if err := parallel.ForEach(ctx, len(deletes), w, func(ctx context.Context, i int) error {
+		var err error
+		files[i], err = t.readManifest(ctx, res, deletes[i])
+		return err
+	}); err != nil {
+		return nil, nil, err
+	}
+	for _, fs := range files {
+		for _, f := range fs {
+			if f.Content != ContentData {
+				s.DeleteFiles = append(s.DeleteFiles, f)
 			}
 		}
+	}
+	return s, func(yield func(*DataFile, error) bool) {
 		window := make([][]DataFile, w)
 		for start := 0; start < len(data); start += w {
 			n := min(w, len(data)-start)
@@ -112,25 +138,24 @@ func (t *Table) Tasks(ctx context.Context, opts ScanOptions) iter.Seq2[table.Tas
 				window[i], err = t.readManifest(ctx, res, data[start+i])
 				return err
 			}); err != nil {
-				yield(table.Task{}, err)
+				yield(nil, err)
 				return
 			}
 			for i := 0; i < n; i++ {
 				for j := range window[i] {
 					f := &window[i][j]
 					if f.Content != ContentData {
-						yield(table.Task{}, fmt.Errorf("%w: %s: data manifest lists the delete file %s", ErrCorruptManifest, f.ManifestPath, f.StoredPath))
+						yield(nil, fmt.Errorf("%w: %s: data manifest lists the delete file %s", ErrCorruptManifest, f.ManifestPath, f.StoredPath))
 						return
 					}
-					task, err := s.Task(f, nil)
-					if !yield(task, err) || err != nil {
+					if !yield(f, nil) {
 						return
 					}
 				}
 				window[i] = nil
 			}
 		}
-	}
+	}, nil
 }
 
 // PlanTasks returns every task of [Table.Tasks].

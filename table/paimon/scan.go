@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
@@ -184,6 +185,9 @@ func (tbl *Table) list(ctx context.Context, o Options, opts table.ScanOptions) (
 	if l.Schemas, _, err = tbl.Schemas(ctx); err != nil {
 		return nil, err
 	}
+	// prune[i] is what the manifest statistics may say of l.Files[i]
+	// (Listed.Prune asks once the filter is bound).
+	var prune []filePrune
 	add := func(df *DataFile, lsm *table.LSMFile, mergeTask *table.Task) error {
 		task, err := scan.Task(ctx, df, read, raw, zone)
 		if err != nil {
@@ -204,9 +208,27 @@ func (tbl *Table) list(ctx context.Context, o Options, opts table.ScanOptions) (
 			tf.InMerge = true // read by the merge task of its section's first file
 		}
 		l.Files = append(l.Files, tf)
+		// Value statistics describe the rows as stored: only a file read
+		// as stored may be pruned by them (a file of a merged section is
+		// pruned by its key statistics before sectioning, below).
+		prune = append(prune, filePrune{file: df, stats: lsm == nil || !lsm.Merged})
 		return nil
 	}
 	listed := &scanplan.Listed{Listing: l}
+	if opts.Filter != nil {
+		listed.Prune = func(i int, filter *expr.Bound, _ *schema.Schema) string {
+			p := prune[i]
+			switch {
+			case p.skip != "":
+				return p.skip
+			case p.stats:
+				// The statistics are judged in the table's read schema,
+				// before columns narrow it (the field ids are the same).
+				return scan.statsSkip(ctx, p.file, read, filter)
+			}
+			return ""
+		}
+	}
 	if !mergeRead {
 		if !o.Raw && !opts.ListOnly {
 			// A primary-key fallback branch under an append main branch:
@@ -238,7 +260,37 @@ func (tbl *Table) list(ctx context.Context, o Options, opts table.ScanOptions) (
 		}
 		return listed, nil
 	}
-	for _, b := range scan.LSM(ctx) {
+	// Key statistics prune before the files are grouped: a file no key of
+	// which the filter's key conditions allow leaves its section.
+	lsmScan := scan
+	// A filter that does not bind rules out nothing here (finishing the
+	// scan binds it again and reports why).
+	var kb *expr.Bound
+	if opts.Filter != nil {
+		if b, err := expr.Bind(opts.Filter, read); err == nil && !b.AlwaysTrue() {
+			kb = b
+		}
+	}
+	if kb != nil {
+		var kept []DataFile
+		for i := range scan.DataFiles {
+			df := &scan.DataFiles[i]
+			if ks := scan.KeyStats(ctx, df, read); ks != nil && !kb.MayMatch(ks) {
+				if err := add(df, &table.LSMFile{Bucket: df.Bucket, Level: df.Level, Runs: 1}, nil); err != nil {
+					return nil, err
+				}
+				prune[len(prune)-1].skip = table.SkipKeyStats
+				continue
+			}
+			kept = append(kept, *df)
+		}
+		if len(kept) < len(scan.DataFiles) {
+			c := *scan
+			c.DataFiles = kept
+			lsmScan = &c
+		}
+	}
+	for _, b := range lsmScan.LSM(ctx) {
 		for si, sec := range b.Sections {
 			merged := sec.NeedsMerge(spec.Engine)
 			var mt *table.Task
@@ -264,4 +316,30 @@ func (tbl *Table) list(ctx context.Context, o Options, opts table.ScanOptions) (
 		}
 	}
 	return listed, nil
+}
+
+// filePrune is what a scan's listing knows to prune one file by: skip is
+// why planning already left it out (its key statistics), or ""; with
+// stats, file is read as stored and its manifest statistics may rule it
+// out ([Scan.statsSkip]).
+type filePrune struct {
+	file  *DataFile
+	stats bool
+	skip  string
+}
+
+// statsSkip returns why the bound filter rules out data file f, read as
+// stored, by its manifest statistics: [table.SkipValueStats]
+// ([Scan.ValueStats]), [table.SkipKeyStats] ([Scan.KeyStats]), or "".
+func (s *Scan) statsSkip(ctx context.Context, f *DataFile, read *schema.Schema, filter *expr.Bound) string {
+	if filter == nil {
+		return ""
+	}
+	if vs := s.ValueStats(ctx, f, read); vs != nil && !filter.MayMatch(vs) {
+		return table.SkipValueStats
+	}
+	if ks := s.KeyStats(ctx, f, read); ks != nil && !filter.MayMatch(ks) {
+		return table.SkipKeyStats
+	}
+	return ""
 }

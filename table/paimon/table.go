@@ -222,6 +222,17 @@ type DataFile struct {
 	// Paimon BinaryRows in the key types of the file's schema (empty for
 	// append tables).
 	MinKey, MaxKey []byte
+	// KeyStats are the statistics of the trimmed primary key columns
+	// (_KEY_STATS); ValueStats those of the columns ValueStatsCols names
+	// (_VALUE_STATS), both under the file's schema ([Scan.KeyStats],
+	// [Scan.ValueStats] decode them).
+	KeyStats, ValueStats SimpleStats
+	// ValueStatsAllCols reports that _VALUE_STATS_COLS is null: ValueStats
+	// cover every column of the file's schema, in order. Otherwise
+	// ValueStatsCols names the columns they cover, in order (none when
+	// empty).
+	ValueStatsAllCols bool
+	ValueStatsCols    []string
 
 	partitionKey string // the raw partition bytes, for identity
 }
@@ -506,6 +517,9 @@ func decodeManifestEntries(b []byte) ([]manifestEntry, error) {
 		e.file.DeleteRowCount = f.Opt("_DELETE_ROW_COUNT")
 		e.file.ExtraFiles = f.Strs("_EXTRA_FILES")
 		e.file.MinKey, e.file.MaxKey = f.Bytes("_MIN_KEY"), f.Bytes("_MAX_KEY")
+		e.file.KeyStats, e.file.ValueStats = decodeSimpleStats(fr, "_KEY_STATS"), decodeSimpleStats(fr, "_VALUE_STATS")
+		e.file.ValueStatsAllCols = avrorec.Unwrap(fr["_VALUE_STATS_COLS"]) == nil
+		e.file.ValueStatsCols = f.Strs("_VALUE_STATS_COLS")
 		ext := f.Str("_EXTERNAL_PATH", false)
 		if f.Err == nil && (e.file.FileName == "" || strings.ContainsAny(e.file.FileName, "/\\") || e.file.SchemaID < 0) {
 			f.Fail("_FILE_NAME", "%q (schema id %d) is not a data file", e.file.FileName, e.file.SchemaID)

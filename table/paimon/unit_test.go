@@ -54,7 +54,8 @@ func TestDecodeSyntheticManifest(t *testing.T) {
 	one := int64(1)
 	part := string([]byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0})
 	f := DataFile{FileName: "data-1.orc", Format: "ORC", SchemaID: 2, Bucket: 3, TotalBuckets: 4, Level: 1, RowCount: 5,
-		SizeBytes: 10, MaxSequenceNumber: 4, DeleteRowCount: &one, partitionKey: part}
+		SizeBytes: 10, MaxSequenceNumber: 4, DeleteRowCount: &one, partitionKey: part,
+		ValueStatsAllCols: true} // no _VALUE_STATS_COLS (older manifests): every column
 	want := []manifestEntry{{kind: 0, partition: []byte(part), file: f}, {kind: 1, partition: []byte(part), file: f}}
 	if !reflect.DeepEqual(es, want) {
 		t.Errorf("entries\n got %+v\nwant %+v", es, want)

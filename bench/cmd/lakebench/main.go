@@ -14,6 +14,8 @@
 // Variants (names are fixed so that runs can be compared over time):
 //
 //	lakecat/plain           reader.Open, the file's own schema
+//	lakecat/dictionary      the same with Options.Dictionary: string columns
+//	                        as Arrow dictionary arrays
 //	lakecat/evolved         reader.Open, an evolved read schema (rename, reorder,
 //	                        a null-filled column, int→long, float→double,
 //	                        decimal(18,2)→decimal(28,2))

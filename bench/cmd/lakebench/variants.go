@@ -196,6 +196,14 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 			}
 			return drain(rr, slowPlain)
 		})
+		add("lakecat/dictionary", func(ctx context.Context) (int64, error) {
+			rr, err := reader.Open(ctx, bytes.NewReader(pqData), int64(len(pqData)), reader.Options{
+				Rules: project.IcebergV2, BatchRows: batchRows, Allocator: alloc, Dictionary: true})
+			if err != nil {
+				return 0, err
+			}
+			return drain(rr, slowPlain)
+		})
 		if cfg.poolVariant {
 			pool := &poolAllocator{}
 			add("x/lakecat/plain+pool", func(ctx context.Context) (int64, error) {

@@ -34,6 +34,33 @@ type Listed struct {
 	Prune func(i int, filter *expr.Bound, read *schema.Schema) string
 }
 
+// Stream is a format's listing of its live files delivered one file at a
+// time, for [table.Scan.Tasks] to yield tasks without holding them all.
+// Its files must give the same tasks, in the same order, as the format's
+// [Listed] does.
+type Stream struct {
+	// Listing has the read schema, the schema history and the format's
+	// other fields, and no Files. The metadata columns' field ids are
+	// chosen from its schemas alone: a format streams only when its files'
+	// tasks carry no FileSchema that could add other ids.
+	Listing *table.Listing
+	// PartitionType is the type of the _partition metadata column (nil: an
+	// empty struct).
+	PartitionType *schema.StructType
+	// Files yields the live files in scan order, each with the format's
+	// pruning of it (nil: none); the first error ends it, and stopping
+	// early stops the listing.
+	Files iter.Seq2[StreamedFile, error]
+}
+
+// StreamedFile is one file of a [Stream].
+type StreamedFile struct {
+	File table.File
+	// Prune, when set, says why the format's metadata rules the file out
+	// under the filter (bound to read), or "".
+	Prune func(filter *expr.Bound, read *schema.Schema) string
+}
+
 // Options returns the options of format in o: T's zero value for nil, o
 // itself when it is a T, else an error matching
 // [table.ErrInvalidOption] naming o's options and format.
@@ -101,12 +128,20 @@ func New(fsys storage.FS, format table.Format, location string, opts table.ScanO
 	return &scan{fsys: fsys, format: format, location: location, opts: opts, list: list}
 }
 
+// NewStreaming is [New] for a format that can also list its files one at a
+// time: the scan's Tasks takes them from stream (on every call) and yields
+// each file's tasks as its file arrives, the tasks Plan gives from list.
+func NewStreaming(fsys storage.FS, format table.Format, location string, opts table.ScanOptions, list func(ctx context.Context) (*Listed, error), stream func(ctx context.Context) (*Stream, error)) table.Scan {
+	return &scan{fsys: fsys, format: format, location: location, opts: opts, list: list, stream: stream}
+}
+
 type scan struct {
 	fsys     storage.FS
 	format   table.Format
 	location string
 	opts     table.ScanOptions
 	list     func(ctx context.Context) (*Listed, error)
+	stream   func(ctx context.Context) (*Stream, error) // nil: Tasks yields Plan's tasks
 
 	once    sync.Once
 	listing *table.Listing
@@ -145,6 +180,9 @@ func (s *scan) Plan(ctx context.Context) ([]table.Task, error) {
 }
 
 func (s *scan) Tasks(ctx context.Context) iter.Seq2[table.Task, error] {
+	if s.stream != nil && !s.opts.ListOnly {
+		return s.streamTasks(ctx)
+	}
 	return func(yield func(table.Task, error) bool) {
 		tasks, err := s.Plan(ctx)
 		if err != nil {
@@ -159,10 +197,77 @@ func (s *scan) Tasks(ctx context.Context) iter.Seq2[table.Task, error] {
 	}
 }
 
+// streamTasks yields the tasks of the files of s.stream as they arrive:
+// each file finished ([finisher.file]) and split ([splitFile]) as Plan
+// finishes and splits the listing's.
+func (s *scan) streamTasks(ctx context.Context) iter.Seq2[table.Task, error] {
+	return func(yield func(table.Task, error) bool) {
+		st, err := s.stream(ctx)
+		if err != nil {
+			yield(table.Task{}, fmt.Errorf("%s table %s: %w", s.format, s.location, err))
+			return
+		}
+		l := st.Listing
+		l.Format, l.Location = s.format, s.location
+		fin, err := prepare(l, st.PartitionType, s.opts)
+		if err != nil {
+			yield(table.Task{}, err)
+			return
+		}
+		var tasks []table.Task
+		for sf, err := range st.Files {
+			if err != nil {
+				yield(table.Task{}, fmt.Errorf("%s table %s: %w", s.format, s.location, err))
+				return
+			}
+			f := sf.File
+			fin.file(&f, sf.Prune)
+			if tasks, err = splitFile(ctx, s.fsys, &f, s.opts, tasks[:0]); err != nil {
+				yield(table.Task{}, err)
+				return
+			}
+			for _, t := range tasks {
+				if !yield(t, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // finish narrows the listing's read schema to opts.Columns, adds the
 // metadata columns, binds the filter and marks the files it rules out.
 func finish(ld *Listed, opts table.ScanOptions) error {
-	l := ld.Listing
+	fin, err := prepare(ld.Listing, ld.PartitionType, opts)
+	if err != nil {
+		return err
+	}
+	for i := range ld.Listing.Files {
+		var prune func(*expr.Bound, *schema.Schema) string
+		if ld.Prune != nil {
+			prune = func(filter *expr.Bound, read *schema.Schema) string { return ld.Prune(i, filter, read) }
+		}
+		fin.file(&ld.Listing.Files[i], prune)
+	}
+	return nil
+}
+
+// finisher holds what [prepare] decided for a whole listing, to finish
+// its files one by one.
+type finisher struct {
+	l             *table.Listing
+	partitionType *schema.StructType
+	// meta is true when metadata columns were asked for (every file's
+	// constants are then copied and given theirs).
+	meta bool
+}
+
+// prepare narrows the listing's read schema to opts.Columns, adds the
+// metadata columns (their field ids chosen by [usedFieldIDs] over the
+// listing as it is: its files' schemas count only when it has them), binds
+// the filter and sets the output schema; [finisher.file] then finishes
+// each file.
+func prepare(l *table.Listing, partitionType *schema.StructType, opts table.ScanOptions) (*finisher, error) {
 	format, location := l.Format, l.Location
 	var cols, meta []string
 	for _, c := range opts.Columns {
@@ -177,7 +282,7 @@ func finish(ld *Listed, opts table.ScanOptions) error {
 	if opts.Filter != nil {
 		b, err := expr.Bind(opts.Filter, l.ReadSchema)
 		if err != nil {
-			return fmt.Errorf("%s table %s: filter: %w", format, location, err)
+			return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
 		}
 		filterIDs = b.FieldIDs()
 	}
@@ -185,47 +290,35 @@ func finish(ld *Listed, opts table.ScanOptions) error {
 	if len(cols) > 0 {
 		sel, err := schema.Select(l.ReadSchema, cols, false)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if extra := missingPaths(l.ReadSchema, sel, filterIDs); len(extra) > 0 {
 			out = sel
 			if sel, err = schema.Select(l.ReadSchema, append(append([]string(nil), cols...), extra...), false); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		l.ReadSchema = sel
 	}
-	if len(meta) > 0 {
-		if err := addMetadataColumns(l, ld.PartitionType, meta); err != nil {
-			return err
+	fin := &finisher{l: l, partitionType: partitionType, meta: len(meta) > 0}
+	if fin.meta {
+		if err := addMetadataColumns(l, partitionType, meta); err != nil {
+			return nil, err
 		}
 	}
 	if len(cols) > 0 { // in the order asked for, metadata columns included
 		l.ReadSchema = schema.OrderBy(l.ReadSchema, opts.Columns, false)
 	}
-	for i := range l.Files {
-		l.Files[i].Task.ReadSchema = l.ReadSchema
-	}
 	l.OutputSchema = l.ReadSchema
 	if opts.Filter == nil {
-		return nil
+		return fin, nil
 	}
 	b, err := expr.Bind(opts.Filter, l.ReadSchema)
 	if err != nil {
-		return fmt.Errorf("%s table %s: filter: %w", format, location, err)
+		return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
 	}
 	if !b.AlwaysTrue() {
 		l.Filter = b
-	}
-	for i := range l.Files {
-		f := &l.Files[i]
-		switch {
-		case l.Filter == nil:
-		case !table.TaskMayMatch(f.Task, l.Filter):
-			f.Skip = "partition values"
-		case ld.Prune != nil:
-			f.Skip = ld.Prune(i, l.Filter, l.ReadSchema)
-		}
 	}
 	if out != nil {
 		fields := append([]*schema.Field(nil), out.Fields...)
@@ -236,7 +329,25 @@ func finish(ld *Listed, opts table.ScanOptions) error {
 		}
 		l.OutputSchema = &schema.Schema{ID: out.ID, Fields: fields, IdentifierFieldIDs: out.IdentifierFieldIDs}
 	}
-	return nil
+	return fin, nil
+}
+
+// file finishes one file of the listing: the constants of the metadata
+// columns, the read schema, and why the filter rules it out (its partition
+// values, then prune, the format's rules), if it does.
+func (fin *finisher) file(f *table.File, prune func(filter *expr.Bound, read *schema.Schema) string) {
+	l := fin.l
+	if fin.meta {
+		metadataConstants(f, l.ReadSchema, l.MetadataFieldIDs)
+	}
+	f.Task.ReadSchema = l.ReadSchema
+	switch {
+	case l.Filter == nil:
+	case !table.TaskMayMatch(f.Task, l.Filter):
+		f.Skip = "partition values"
+	case prune != nil:
+		f.Skip = prune(l.Filter, l.ReadSchema)
+	}
 }
 
 // missingPaths returns the dotted paths (in full) of the fields among ids
@@ -259,8 +370,8 @@ func missingPaths(full, sel *schema.Schema, ids []int) []string {
 }
 
 // addMetadataColumns appends the named metadata columns to the read schema,
-// with field ids no schema of the table uses ([metadataFieldIDs]), and gives
-// every file the constants that fill them.
+// with field ids no schema of the table uses ([metadataFieldIDs]);
+// [metadataConstants] gives each file the constants that fill them.
 func addMetadataColumns(l *table.Listing, partitionType *schema.StructType, names []string) error {
 	read := &schema.Schema{ID: l.ReadSchema.ID, Fields: append([]*schema.Field(nil), l.ReadSchema.Fields...), IdentifierFieldIDs: l.ReadSchema.IdentifierFieldIDs}
 	var add []string
@@ -285,39 +396,42 @@ func addMetadataColumns(l *table.Listing, partitionType *schema.StructType, name
 	// metadata fields were appended.
 	read = &schema.Schema{ID: read.ID, Fields: read.Fields, IdentifierFieldIDs: read.IdentifierFieldIDs}
 	l.ReadSchema = read
-	for i := range l.Files {
-		tf := &l.Files[i]
-		c := make(map[int]any, len(tf.Task.Constants)+3)
-		for k, v := range tf.Task.Constants {
-			c[k] = v
-		}
-		for n, id := range ids {
-			switch n {
-			case table.ColumnFile:
-				p := tf.Task.StoredPath
-				if p == "" {
-					p = tf.Path
-				}
-				c[id] = p
-			case table.ColumnPos:
-				tf.Task.PosFieldID = id
-			case table.ColumnDeleted:
-				tf.Task.DeletedFieldID = id
-			case table.ColumnSpecID:
-				c[id] = int32(tf.Task.SpecID)
-			case table.ColumnPartition:
-				part := make(map[int]any, len(tf.PartitionValues))
-				for _, pf := range read.FindByID(id).Type.(*schema.StructType).Fields {
-					if v, ok := tf.PartitionValues[pf.ID]; ok {
-						part[pf.ID] = WidenValue(v, pf.Type)
-					}
-				}
-				c[id] = part
-			}
-		}
-		tf.Task.Constants = c
-	}
 	return nil
+}
+
+// metadataConstants gives the file tf the constants that fill the metadata
+// columns ids names (their fields in read) and its task the _pos and
+// _deleted field ids.
+func metadataConstants(tf *table.File, read *schema.Schema, ids map[string]int) {
+	c := make(map[int]any, len(tf.Task.Constants)+3)
+	for k, v := range tf.Task.Constants {
+		c[k] = v
+	}
+	for n, id := range ids {
+		switch n {
+		case table.ColumnFile:
+			p := tf.Task.StoredPath
+			if p == "" {
+				p = tf.Path
+			}
+			c[id] = p
+		case table.ColumnPos:
+			tf.Task.PosFieldID = id
+		case table.ColumnDeleted:
+			tf.Task.DeletedFieldID = id
+		case table.ColumnSpecID:
+			c[id] = int32(tf.Task.SpecID)
+		case table.ColumnPartition:
+			part := make(map[int]any, len(tf.PartitionValues))
+			for _, pf := range read.FindByID(id).Type.(*schema.StructType).Fields {
+				if v, ok := tf.PartitionValues[pf.ID]; ok {
+					part[pf.ID] = WidenValue(v, pf.Type)
+				}
+			}
+			c[id] = part
+		}
+	}
+	tf.Task.Constants = c
 }
 
 // usedFieldIDs returns every field id, at any depth, of the read schema,
@@ -350,27 +464,36 @@ func usedFieldIDs(l *table.Listing) map[int]bool {
 // boundaries ([table.SplitTask]; it reads those footers). A Hudi file slice or a Paimon merge is one task:
 // its log records or sorted runs merge over whole files.
 func Split(ctx context.Context, fsys storage.FS, files []table.File, opts table.ScanOptions) ([]table.Task, error) {
+	var out []table.Task
+	for i := range files {
+		var err error
+		if out, err = splitFile(ctx, fsys, &files[i], opts, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// splitFile appends the tasks of f to out, as [Split] makes them: none for
+// a file the filter rules out or a merge task reads, else its task or the
+// parts of it.
+func splitFile(ctx context.Context, fsys storage.FS, f *table.File, opts table.ScanOptions, out []table.Task) ([]table.Task, error) {
+	if f.Skip != "" || f.InMerge {
+		return out, nil
+	}
 	split := opts.SplitBytes
 	if split == 0 {
 		split = table.DefaultSplitBytes
 	}
-	var out []table.Task
-	for i := range files {
-		if files[i].Skip != "" || files[i].InMerge {
-			continue
-		}
-		task := files[i].Task
-		if split < 0 || !table.Splittable(task) || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
-			out = append(out, task)
-			continue
-		}
-		parts, err := table.SplitTask(ctx, fsys, task, split, opts.FooterBytes)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, parts...)
+	task := f.Task
+	if split < 0 || !table.Splittable(task) || (task.SizeBytes >= 0 && task.SizeBytes <= split) {
+		return append(out, task), nil
 	}
-	return out, nil
+	parts, err := table.SplitTask(ctx, fsys, task, split, opts.FooterBytes)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, parts...), nil
 }
 
 // PartitionString describes partition values m, "name=value,…" in field id

@@ -9,7 +9,8 @@
 // Everything is deterministic: file names come from counters, the Avro sync
 // marker is fixed and times are the caller's, so regenerating a table writes
 // the same bytes. It writes append commits only (no DELETE entries, no index
-// manifest, no statistics beyond empty ones).
+// manifest; statistics only where the caller gives them, [DataFile.KeyStats]
+// and [DataFile.ValueStats]).
 package paimonwrite
 
 import (
@@ -82,6 +83,34 @@ type DataFile struct {
 	// MinKey and MaxKey are the smallest and largest key ([KeyRow]); nil
 	// writes an empty row, which a reader cannot compare.
 	MinKey, MaxKey []byte
+	// KeyStats and ValueStats are the file's _KEY_STATS and _VALUE_STATS;
+	// nil writes empty ones. ValueStatsCols names the columns ValueStats
+	// cover (nil: every column of the file's schema, written as null;
+	// with ValueStats nil it is written empty).
+	KeyStats, ValueStats *Stats
+	ValueStatsCols       []string
+}
+
+// Stats are a file's statistics of some columns, in their order: the
+// smallest and largest values as [KeyRow]s (a nil value: not recorded)
+// and the null counts (-1: not recorded).
+type Stats struct {
+	Min, Max   []byte
+	NullCounts []int64
+}
+
+// avro returns the Avro form of s (empty statistics for nil).
+func (s *Stats) avro() map[string]any {
+	if s == nil {
+		return map[string]any{"_MIN_VALUES": EmptyRow, "_MAX_VALUES": EmptyRow, "_NULL_COUNTS": []any{}}
+	}
+	nulls := make([]any, len(s.NullCounts))
+	for i, n := range s.NullCounts {
+		if n >= 0 {
+			nulls[i] = n
+		}
+	}
+	return map[string]any{"_MIN_VALUES": s.Min, "_MAX_VALUES": s.Max, "_NULL_COUNTS": nulls}
 }
 
 // Writer writes one table folder. Its zero value is not usable; set Dir.
@@ -255,7 +284,13 @@ func (w *Writer) commit(schemaID int64, files []DataFile, indexManifest string) 
 			return err
 		}
 		rows += f.RowCount
-		emptyStats := map[string]any{"_MIN_VALUES": EmptyRow, "_MAX_VALUES": EmptyRow, "_NULL_COUNTS": []any{}}
+		var cols any = []string{}
+		if f.ValueStats != nil {
+			cols = nil
+			if f.ValueStatsCols != nil {
+				cols = f.ValueStatsCols
+			}
+		}
 		minKey, maxKey := f.MinKey, f.MaxKey
 		if minKey == nil {
 			minKey = EmptyRow
@@ -267,11 +302,11 @@ func (w *Writer) commit(schemaID int64, files []DataFile, indexManifest string) 
 			"_VERSION": 2, "_KIND": 0, "_PARTITION": EmptyRow, "_BUCKET": f.Bucket, "_TOTAL_BUCKETS": f.TotalBuckets,
 			"_FILE": map[string]any{
 				"_FILE_NAME": f.Name, "_FILE_SIZE": st.Size(), "_ROW_COUNT": f.RowCount,
-				"_MIN_KEY": minKey, "_MAX_KEY": maxKey, "_KEY_STATS": emptyStats, "_VALUE_STATS": emptyStats,
+				"_MIN_KEY": minKey, "_MAX_KEY": maxKey, "_KEY_STATS": f.KeyStats.avro(), "_VALUE_STATS": f.ValueStats.avro(),
 				"_MIN_SEQUENCE_NUMBER": f.MinSequence, "_MAX_SEQUENCE_NUMBER": f.MaxSequence,
 				"_SCHEMA_ID": f.SchemaID, "_LEVEL": f.Level, "_EXTRA_FILES": []string{},
 				"_CREATION_TIME": nil, "_DELETE_ROW_COUNT": f.DeleteRowCount, "_EMBEDDED_FILE_INDEX": nil,
-				"_FILE_SOURCE": 0, "_VALUE_STATS_COLS": []string{}, "_EXTERNAL_PATH": nil,
+				"_FILE_SOURCE": 0, "_VALUE_STATS_COLS": cols, "_EXTERNAL_PATH": nil,
 			},
 		})
 	}
