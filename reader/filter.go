@@ -46,6 +46,9 @@ const (
 	orcRowGroupsRead
 	orcRowGroupsSkipped
 	orcBloomSkipped
+	// Parquet page index (filter_pageindex.go).
+	pageIndexRowsSkipped
+	pageIndexPagesSkipped
 	filesSkippedStats
 	numCounters
 )
@@ -91,6 +94,11 @@ type ScanCounts struct {
 	// bloom filters; OrcBloomSkipped counts those of the skipped that
 	// only a bloom filter ruled out.
 	OrcRowGroupsRead, OrcRowGroupsSkipped, OrcBloomSkipped int64
+	// PageIndexRowsSkipped counts the rows of Parquet row groups read
+	// that the page index ruled out (never decoded into a batch);
+	// PageIndexPagesSkipped the pages of the filter's columns all of
+	// whose rows it ruled out.
+	PageIndexRowsSkipped, PageIndexPagesSkipped int64
 	// FilesSkippedStats counts the Paimon data files among FilesSkipped
 	// ruled out by their manifest entry's value or key statistics (see
 	// paimon.Scan.ValueStats and paimon.Scan.KeyStats), not opened.
@@ -111,6 +119,7 @@ func (s *ScanStats) Counts() ScanCounts {
 		RowGroupsSkippedBloom: s.c[rowGroupsSkippedBloom].Load(),
 		StripesRead:           s.c[stripesRead].Load(), StripesSkipped: s.c[stripesSkipped].Load(), BytesSkippedStripes: s.c[bytesSkippedStripes].Load(),
 		OrcRowGroupsRead: s.c[orcRowGroupsRead].Load(), OrcRowGroupsSkipped: s.c[orcRowGroupsSkipped].Load(), OrcBloomSkipped: s.c[orcBloomSkipped].Load(),
+		PageIndexRowsSkipped: s.c[pageIndexRowsSkipped].Load(), PageIndexPagesSkipped: s.c[pageIndexPagesSkipped].Load(),
 		FilesSkippedStats: s.c[filesSkippedStats].Load(),
 	}
 }
@@ -206,8 +215,9 @@ type rowGroupFilter struct {
 	fields       map[int]*schema.Field // read field id → the file's own field
 	topLevel     map[int]bool
 	constants    map[int]any
-	posID        int  // field id of _pos
-	equalities   bool // the filter has = or IN predicates (bloom filters)
+	posID        int   // field id of _pos
+	equalities   bool  // the filter has = or IN predicates (bloom filters)
+	pageIDs      []int // the filter's columns the file stores (page index)
 }
 
 func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *schema.Schema, constants map[int]any, posID int) *rowGroupFilter {
@@ -215,7 +225,9 @@ func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *sch
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	return &rowGroupFilter{file: pf, filter: filter, read: read, readByID: idIndex(read), resolvedByID: idIndex(resolved), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID, equalities: hasEqualities(filter)}
+	g := &rowGroupFilter{file: pf, filter: filter, read: read, readByID: idIndex(read), resolvedByID: idIndex(resolved), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID, equalities: hasEqualities(filter)}
+	g.pageIDs = g.filterPageIDs()
+	return g
 }
 
 // mayMatch evaluates the filter on row group i's statistics, each
@@ -300,10 +312,18 @@ type rowGroupsSource struct {
 	// [skipSource]); done counts the rows of the readers closed so far.
 	skip *roaring64.Bitmap
 	done int64
+	// split: skip is the page index's alone, and each batch is cut into
+	// slices of one range of file rows ([batchSplitter]).
+	split bool
+	sp    batchSplitter
 }
 
 func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	for {
+		if b, at, ok := s.sp.pop(); ok {
+			s.last = at
+			return b, nil
+		}
 		if s.cur == nil {
 			if len(s.kept) == 0 {
 				return nil, io.EOF
@@ -333,6 +353,10 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
+		if s.split {
+			s.sp.split(b, s.cur.LastRows())
+			continue
+		}
 		s.last = s.start
 		s.start += b.NumRows()
 		return b, nil
@@ -356,6 +380,7 @@ func (s *rowGroupsSource) rowsDone() int64 {
 }
 
 func (s *rowGroupsSource) Close() error {
+	s.sp.release()
 	if s.cur != nil {
 		err := s.cur.Close()
 		s.cur = nil

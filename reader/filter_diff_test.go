@@ -133,6 +133,13 @@ func TestFilterDifferential(t *testing.T) {
 	if bc.RowGroupsSkippedBloom == 0 {
 		t.Errorf("no row group skipped by a bloom filter")
 	}
+	var pageStats reader.ScanStats
+	pf, pr := diffPageIndexFiles(t, rng, &pageStats)
+	pc := pageStats.Counts()
+	t.Logf("page-indexed files: %d filters, %d rows selected; row groups %d read; %d pages, %d rows skipped by the page index", pf, pr, pc.RowGroupsRead, pc.PageIndexPagesSkipped, pc.PageIndexRowsSkipped)
+	if pc.PageIndexRowsSkipped == 0 {
+		t.Errorf("no row skipped by the page index")
+	}
 }
 
 // candidate is a top-level primitive column and literals seen in it.

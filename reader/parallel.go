@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -236,6 +237,7 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 	switch d := dec.(type) {
 	case parquetDecoder:
 		var groups []int
+		var rg *rowGroupFilter
 		if filter != nil {
 			g := newRowGroupFilter(d.File, filter, p.FileSchema(), p.ReadSchema(), opts.Constants, opts.posFieldID())
 			var err error
@@ -244,8 +246,13 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 				return errSource{err}
 			}
 			if len(groups) < 2 {
-				return &rowGroupsSource{file: d.File, proj: proj, n: n, mem: mem, kept: groups}
+				rs := &rowGroupsSource{file: d.File, proj: proj, n: n, mem: mem, kept: groups}
+				if err := rs.withPageSkips(g, opts.Stats); err != nil {
+					return errSource{err}
+				}
+				return rs
 			}
+			rg = g
 		} else {
 			first, end := opts.firstRowGroup, d.NumRowGroups()
 			if opts.rowGroups > 0 {
@@ -261,7 +268,21 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 		starts := rowStarts(d.NumRowGroups(), d.RowGroupRows)
 		return newGroupsSource(ctx, groups, opts.Workers, budget,
 			func(ctx context.Context, g int) (batchSource, error) {
-				return d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem, FirstRowGroup: g, RowGroups: 1})
+				var skip *roaring64.Bitmap
+				if rg != nil {
+					var err error
+					if skip, err = rg.pageSkips(g, starts[g], opts.Stats); err != nil {
+						return nil, err
+					}
+				}
+				br, err := d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem, FirstRowGroup: g, RowGroups: 1, Skip: skip})
+				if err != nil {
+					return nil, err
+				}
+				if skip == nil {
+					return br, nil
+				}
+				return &pageSkipReader{br: br}, nil
 			},
 			func(g int) int64 { return starts[g] })
 	case orcDecoder:

@@ -349,7 +349,13 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 			p.Release()
 			return nil, err
 		}
-		src = &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, skip: skip, kept: kept}
+		rs := &rowGroupsSource{file: pd.File, proj: p.FileProjection(), n: n, mem: mem, skip: skip, kept: kept}
+		if err := rs.withPageSkips(g, opts.Stats); err != nil {
+			del.close()
+			p.Release()
+			return nil, err
+		}
+		src = rs
 	} else if od, ok := dec.(orcDecoder); ok && filter != nil && stripeRangeValid(od.File, opts) {
 		src = newOrcFilteredSource(od.File, filter, p, opts, n, mem)
 	} else if pd, ok := dec.(parquetDecoder); ok && skip != nil {

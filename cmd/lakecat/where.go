@@ -91,7 +91,16 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 func scanStatsLine(c reader.ScanCounts) string {
 	line := fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept; row groups skipped by bloom filters %d",
 		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups+c.BytesSkippedStripes, c.RowsRead, c.RowsSelected, c.RowGroupsSkippedBloom)
-	return line + orcStatsLine(c)
+	return line + orcStatsLine(c) + pageIndexStatsLine(c)
+}
+
+// pageIndexStatsLine formats the Parquet page index counters of a
+// filtered scan, "" when the page index ruled out no row.
+func pageIndexStatsLine(c reader.ScanCounts) string {
+	if c.PageIndexRowsSkipped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; page index: %d pages, %d rows skipped", c.PageIndexPagesSkipped, c.PageIndexRowsSkipped)
 }
 
 // orcStatsLine formats the ORC counters of a filtered scan, "" when it

@@ -15,6 +15,12 @@ import (
 type columnChunk struct {
 	FileOffset int64          `thrift:"2,required"`
 	MetaData   columnMetaData `thrift:"3,optional"`
+	// The chunk's page index (PageIndex.md): where its offset index and
+	// column index are, absent when the writer wrote none.
+	OffsetIndexOffset thrift.Null[int64] `thrift:"4,optional"`
+	OffsetIndexLength thrift.Null[int32] `thrift:"5,optional"`
+	ColumnIndexOffset thrift.Null[int64] `thrift:"6,optional"`
+	ColumnIndexLength thrift.Null[int32] `thrift:"7,optional"`
 }
 
 // columnMetaData is the part of ColumnMetaData the statistics come from,

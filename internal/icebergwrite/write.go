@@ -106,6 +106,24 @@ func WriteParquet[T any](t *Table, name string, rows []T, rowGroupRows int) (Fil
 	return File{Path: t.Stored(name), Format: "PARQUET", Records: int64(len(rows)), Size: int64(buf.Len()), Partition: map[string]any{}}, nil
 }
 
+// WriteParquetWith is [WriteParquet] with parquet-go writer options of
+// the caller's (row groups, page sizes) after the default ones.
+func WriteParquetWith[T any](t *Table, name string, rows []T, opts ...parquet.WriterOption) (File, error) {
+	var buf bytes.Buffer
+	all := append([]parquet.WriterOption{parquet.Compression(&parquet.Snappy), parquet.CreatedBy("lakecat-testdata", "1", "")}, opts...)
+	w := parquet.NewGenericWriter[T](&buf, all...)
+	if _, err := w.Write(rows); err != nil {
+		return File{}, err
+	}
+	if err := w.Close(); err != nil {
+		return File{}, err
+	}
+	if err := t.writeFile(name, buf.Bytes()); err != nil {
+		return File{}, err
+	}
+	return File{Path: t.Stored(name), Format: "PARQUET", Records: int64(len(rows)), Size: int64(buf.Len()), Partition: map[string]any{}}, nil
+}
+
 // PositionDelete is a row of a position delete file.
 type PositionDelete struct {
 	FilePath string `parquet:"file_path,id(2147483546)"`
