@@ -263,6 +263,18 @@ func TestMayMatch(t *testing.T) {
 		// a bound of another form is never used to skip
 		{"region = 'x'", rng(int64(1), int64(2), 0), true},
 		{"amount > 5", rng(math.NaN(), math.NaN(), 0), true},
+		// a lower bound above the upper one bounds nothing: unknown, in
+		// every op and in the counts (a damaged file's min/max)
+		{"region = 'Hello'", rng("\xb7ello", "Hello", 0), true},
+		{"region starts with 'He'", rng("\xb7ello", "Hello", 0), true},
+		{"id = 5", rng(int64(9), int64(1), 0), true},
+		{"id < 2", rng(int64(9), int64(1), 0), true},
+		{"id > 8", rng(int64(9), int64(1), 0), true},
+		{"id in (0, 20)", rng(int64(9), int64(1), 0), true},
+		{"id is null", rng(int64(9), int64(1), 0), true},
+		{"amount < 1", rng(2.5, 1.5, 0), true},
+		// lower == upper is a valid (single-value) range
+		{"id = 5", rng(int64(4), int64(4), 0), false},
 	}
 	for _, c := range cases {
 		b := MustParseBind(c.f, s)

@@ -17,7 +17,8 @@ type Stats struct {
 	Rows int64
 	// Nulls and NaNs count null and NaN values.
 	Nulls, NaNs int64
-	// Lower and Upper bound the non-null, non-NaN values, inclusively. A
+	// Lower and Upper bound the non-null, non-NaN values, inclusively
+	// (a Lower greater than Upper makes the whole Stats unknown). A
 	// truncated string bound is still a bound (Iceberg truncates a lower
 	// bound to a prefix and increments an upper one), so it is used as is;
 	// a source whose bounds may not bound (Parquet's deprecated min/max on
@@ -80,6 +81,9 @@ func mayMatch(n node, stats StatsFunc) bool {
 func known(n int64) bool { return n >= 0 }
 
 func leafMayMatch(l *leaf, s Stats) bool {
+	if inverted(s) {
+		return true
+	}
 	allNull := known(s.Nulls) && known(s.Rows) && s.Nulls == s.Rows
 	noNull := known(s.Nulls) && s.Nulls == 0
 	allNaN := known(s.NaNs) && known(s.Rows) && s.NaNs == s.Rows
@@ -165,6 +169,21 @@ func leafMayMatch(l *leaf, s Stats) bool {
 		return !ok || !strings.HasPrefix(ls, p)
 	}
 	return true
+}
+
+// inverted reports whether the bounds of s are both known and the lower
+// one is greater than the upper one, compared in the field's type: such
+// statistics bound nothing (a damaged or wrongly written file, a bound
+// converted badly) and none of them, counts included, may rule a unit
+// out. Every statistics source (Parquet row groups and page index, ORC
+// stripes and row index, Iceberg metrics, Paimon stats) passes here.
+func inverted(s Stats) bool {
+	lo, hi := usable(s.Lower), usable(s.Upper)
+	if lo == nil || hi == nil {
+		return false
+	}
+	c, ok := compare(lo, hi)
+	return ok && c > 0
 }
 
 func truncate(s string, n int) string {

@@ -192,8 +192,10 @@ func (d *taskDeletes) readAllPositions(ctx context.Context, f table.DeleteFile, 
 		}
 	}
 	cur = e.all
+	var rows int64
 	for rr.Next() {
 		rec := rr.RecordBatch()
+		rows += rec.NumRows()
 		pos, ok := rec.Column(int(rec.NumCols()) - 1).(*array.Int64)
 		var paths *array.String
 		if rec.NumCols() == 2 {
@@ -224,6 +226,9 @@ func (d *taskDeletes) readAllPositions(ctx context.Context, f table.DeleteFile, 
 		flush()
 	}
 	if err := rr.Err(); err != nil {
+		return err
+	}
+	if err := checkRecordCount(f, rows, "rows"); err != nil {
 		return err
 	}
 	if e.all != nil {

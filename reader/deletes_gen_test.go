@@ -263,6 +263,25 @@ func TestCorruptDeleteFiles(t *testing.T) {
 				return icebergwrite.WritePositionDeletes(tb, "data/del.parquet", []icebergwrite.PositionDelete{{FilePath: d.Path, Pos: 3}, {FilePath: d.Path, Pos: 10}})
 			})
 		}, "position 10 is beyond the data file's 10 rows"},
+		{"position deletes fewer than the record count", reader.ErrCorruptDeleteFile, func(t *testing.T) (string, string) {
+			dir := t.TempDir()
+			return dir, newTable(t, dir, func(tb *icebergwrite.Table, d icebergwrite.File) (icebergwrite.File, error) {
+				f, err := icebergwrite.WritePositionDeletes(tb, "data/del.parquet", []icebergwrite.PositionDelete{{FilePath: d.Path, Pos: 3}, {FilePath: d.Path, Pos: 5}})
+				f.Records = 3 // the manifest entry states 3, the file holds 2
+				return f, err
+			})
+		}, "read 2 rows, the manifest entry states a record count of 3"},
+		{"equality deletes more than the record count", reader.ErrCorruptDeleteFile, func(t *testing.T) (string, string) {
+			dir := t.TempDir()
+			return dir, newTable(t, dir, func(tb *icebergwrite.Table, d icebergwrite.File) (icebergwrite.File, error) {
+				type key struct {
+					ID int64 `parquet:"id,id(1)"`
+				}
+				f, err := icebergwrite.WriteParquet(tb, "data/del.parquet", []key{{1}, {2}}, 0)
+				f.Content, f.EqualityIDs, f.Records = icebergwrite.EqualityDeletes, []int{1}, 1
+				return f, err
+			})
+		}, "read 2 rows, the manifest entry states a record count of 1"},
 		{"no file_path", lakecat.ErrMissingRequiredField, func(t *testing.T) (string, string) {
 			dir := t.TempDir()
 			return dir, newTable(t, dir, func(tb *icebergwrite.Table, d icebergwrite.File) (icebergwrite.File, error) {
@@ -323,5 +342,38 @@ func TestMissingDeleteFile(t *testing.T) {
 	var de *reader.DeleteFileError
 	if !errors.As(err, &de) || de.DeleteFile != filepath.ToSlash(p) || lakecat.ClassOf(err) != lakecat.ErrNotFound {
 		t.Fatalf("err = %v, want a not-found DeleteFileError naming %s", err, p)
+	}
+}
+
+// TestDamagedRealORCPositionDeletes: a copy of Impala's table whose ORC
+// position delete file has one bit flipped (in its stripe's data) no longer
+// yields the 3 deletes its manifest entry states: the scan fails with
+// ErrCorruptDeleteFile naming the file instead of bringing the deleted
+// rows back.
+func TestDamagedRealORCPositionDeletes(t *testing.T) {
+	src := testutil.RealDir(t, "impala/testdata/data/iceberg_test/hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc")
+	dir := filepath.Join(t.TempDir(), "t")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	if err := scanError(t, dir); err != nil {
+		t.Fatalf("undamaged copy: %v", err)
+	}
+	del := filepath.Join(dir, "data/action=click/00000-0-delete-boroknagyz_20220830173925_010bf879-cf2f-4209-a70b-1a8309657106-job_16618645111571_0006-00002.orc")
+	b, err := os.ReadFile(del)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[1165] ^= 2
+	if err := os.WriteFile(del, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = scanError(t, dir)
+	var de *reader.DeleteFileError
+	if !errors.As(err, &de) || !errors.Is(err, reader.ErrCorruptDeleteFile) || !errors.Is(err, lakecat.ErrCorrupt) {
+		t.Fatalf("err = %v, want a *DeleteFileError of ErrCorruptDeleteFile", err)
+	}
+	if de.DeleteFile != filepath.ToSlash(del) {
+		t.Errorf("delete file %q, want %q", de.DeleteFile, del)
 	}
 }

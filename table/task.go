@@ -175,7 +175,9 @@ type DeleteFile struct {
 	// Format is "PARQUET", "ORC", "AVRO" or "PUFFIN".
 	Format  string        `json:"format"`
 	Content DeleteContent `json:"content"`
-	// RecordCount is the number of deletes in the file.
+	// RecordCount is the number of deletes in the file as the metadata
+	// states it (a deletion vector's cardinality), or -1 when unknown; the
+	// reader checks it against the rows read.
 	RecordCount int64 `json:"record-count"`
 	// SizeBytes is the file's size as the metadata states it.
 	SizeBytes int64 `json:"size-bytes"`

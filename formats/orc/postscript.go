@@ -116,5 +116,18 @@ func readTail(r io.ReaderAt, size int64, name string, lim Limits) (*tail, error)
 				i, s.offset, s.indexLength, s.dataLength, s.footerLength, metaOff))
 		}
 	}
+	// The footer's numberOfRows is the sum of its stripes' (ORC spec,
+	// "Footer"); a file whose stripes hold other than the rows it states
+	// would read short (or long) without an error. A footer without the
+	// count (0, some early writers) is not checked.
+	if n := t.footer.numberOfRows; n != 0 {
+		var sum uint64
+		for _, s := range t.footer.stripes {
+			sum = min(sum+min(s.numberOfRows, 1<<62), 1<<63)
+		}
+		if sum != n {
+			return nil, cerr(footOff, "footer", fmt.Errorf("the footer states %d rows, its stripes hold %d", n, sum))
+		}
+	}
 	return t, nil
 }

@@ -504,11 +504,9 @@ func (s *Scan) DeletionVectorOf(f *DataFile) (table.DeleteFile, bool) {
 			if dv.DataFile != f.FileName {
 				continue
 			}
-			n := dv.Cardinality
-			if n < 0 {
-				n = 0
-			}
-			return table.DeleteFile{Path: ix.Path, Format: "PAIMON-DV", Content: table.PaimonDeletionVector, RecordCount: n,
+			// Cardinality is -1 when the index manifest does not record it:
+			// the record count is unknown then, not 0.
+			return table.DeleteFile{Path: ix.Path, Format: "PAIMON-DV", Content: table.PaimonDeletionVector, RecordCount: dv.Cardinality,
 				SizeBytes: -1, ContentOffset: dv.Offset, ContentSizeBytes: dv.Length, ReferencedDataFile: f.FileName}, true
 		}
 	}
