@@ -106,7 +106,11 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 		}
 		fj := fileJSON{Path: tf.Path, Format: tf.Format, Partition: tf.Partition, Lacks: []string{}, OlderType: []olderJSON{}, Deletes: []deleteJSON{}}
 		for _, d := range tf.Deletes {
-			fj.Deletes = append(fj.Deletes, deleteJSON{Kind: string(d.Content), Path: d.Path, RecordCount: d.RecordCount})
+			dj := deleteJSON{Kind: string(d.Content), Path: d.Path}
+			if d.RecordCount >= 0 {
+				dj.RecordCount = &d.RecordCount
+			}
+			fj.Deletes = append(fj.Deletes, dj)
 		}
 		if n, ok := (table.Task{Deletes: tf.Deletes}).DeletedRows(); ok {
 			fj.DeletedRows = &n
@@ -248,7 +252,7 @@ func lsmCells(l *lsmJSON) string {
 type deleteJSON struct {
 	Kind        string `json:"kind"` // position-deletes, equality-deletes, deletion-vector
 	Path        string `json:"path"`
-	RecordCount int64  `json:"record-count"`
+	RecordCount *int64 `json:"record-count,omitempty"` // absent when the metadata does not state it
 }
 
 // deleteColumns returns the DELETES and DELETED cells of a file's delete
@@ -259,7 +263,11 @@ func deleteColumns(files []table.DeleteFile) (deletes, deleted string) {
 	}
 	parts := make([]string, len(files))
 	for i, d := range files {
-		parts[i] = fmt.Sprintf("%s %d (%s)", d.Content, d.RecordCount, d.Path)
+		n := "?" // the metadata does not state the count
+		if d.RecordCount >= 0 {
+			n = fmt.Sprint(d.RecordCount)
+		}
+		parts[i] = fmt.Sprintf("%s %s (%s)", d.Content, n, d.Path)
 	}
 	deleted = "?"
 	if n, ok := (table.Task{Deletes: files}).DeletedRows(); ok {

@@ -12,6 +12,7 @@ import (
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
+	"github.com/lakecat/lakecat/table"
 )
 
 const impalaDir = "impala/testdata/data/iceberg_test/"
@@ -305,5 +306,15 @@ func TestCatGarbageFileInMergeSection(t *testing.T) {
 		if code != exitCorrupt || !strings.Contains(errOut, "data-00000000-0000-0000-0000-000000000013-0.parquet: reader: file is not in the format its table names") {
 			t.Errorf("%s: code %d, stderr %q", verb, code, errOut)
 		}
+	}
+}
+
+// TestDeleteColumnsUnknownCount: a delete file whose record count the
+// metadata does not state (a Paimon deletion vector without cardinality:
+// -1) shows "?" in files' text and no record-count in its JSON, never -1.
+func TestDeleteColumnsUnknownCount(t *testing.T) {
+	deletes, deleted := deleteColumns([]table.DeleteFile{{Content: table.PaimonDeletionVector, Path: "index/dv-1", RecordCount: -1}})
+	if deletes != "paimon-deletion-vector ? (index/dv-1)" || deleted != "?" {
+		t.Errorf("deleteColumns: %q, %q", deletes, deleted)
 	}
 }
