@@ -197,3 +197,34 @@ func TestCatWherePageIndex(t *testing.T) {
 		t.Errorf("exit %d, %d rows\nstderr %q\nwant 725 rows and %q", code, strings.Count(out, "\n"), errOut, want)
 	}
 }
+
+// TestCatWhereFilesColumnNotPrinted: on FILE arguments, as on a table, the
+// filter may use a column --columns leaves out: it is read, the rows are
+// filtered, then it is dropped.
+func TestCatWhereFilesColumnNotPrinted(t *testing.T) {
+	orders := "../../testdata/orders"
+	meta := filepath.Join(orders, "metadata", "v1.metadata.json")
+	files, err := filepath.Glob(filepath.Join(orders, "data", "*.parquet"))
+	if err != nil || len(files) != 3 {
+		t.Fatalf("orders data files: %v %v", files, err)
+	}
+	orc := filepath.Join(testutil.RealDir(t, "apache-orc", "examples"), "over1k_bloom.orc")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cat", files[0], "--schema", meta, "--where", "customer = 'bob'", "--columns", "order_id", "--format", "jsonl"},
+			"{\"order_id\":2}\n"},
+		{append(append([]string{"cat"}, files...), "--schema", meta, "--where", "customer = 'bob' or price < 2", "--columns", "order_id", "--format", "jsonl"),
+			"{\"order_id\":2}\n{\"order_id\":3}\n{\"order_id\":5}\n"},
+		{[]string{"cat", orc, "--where", "_col7 = 'bob davidson'", "--columns", "_col0", "--format", "jsonl"},
+			"{\"_col0\":124}\n{\"_col0\":103}\n{\"_col0\":44}\n"},
+		{[]string{"cat", orc, orc, "--where", "_col7 = 'bob davidson'", "--columns", "_col1,_col0", "--format", "csv"},
+			"_col1,_col0\n336,124\n504,103\n390,44\n336,124\n504,103\n390,44\n"},
+	} {
+		out, errOut, code := runCLI(t, c.args...)
+		if code != exitOK || out != c.want {
+			t.Errorf("%v: exit %d, stderr %s\nstdout:\n%s\nwant:\n%s", c.args, code, errOut, out, c.want)
+		}
+	}
+}
