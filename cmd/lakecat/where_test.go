@@ -228,3 +228,26 @@ func TestCatWhereFilesColumnNotPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestCatWhereOutOfRange: a literal outside a tinyint's range is no error:
+// _col0 < 300 holds for every non-null _col0 (2095 of the 2098 rows),
+// _col0 > 300 for none; a string literal stays a usage error.
+func TestCatWhereOutOfRange(t *testing.T) {
+	orc := filepath.Join(testutil.RealDir(t, "apache-orc", "examples"), "over1k_bloom.orc")
+	out, errOut, code := runCLI(t, "cat", orc, "--where", "_col0 < 300 and _col7 = 'bob davidson'", "--columns", "_col0", "--format", "csv")
+	if want := "_col0\n124\n103\n44\n"; code != exitOK || out != want {
+		t.Errorf("_col0 < 300: exit %d, stderr %s\nstdout:\n%s\nwant:\n%s", code, errOut, out, want)
+	}
+	out, errOut, code = runCLI(t, "cat", orc, "--where", "_col0 < 300", "--columns", "_col0", "--format", "csv")
+	if n := strings.Count(out, "\n"); code != exitOK || n != 1+2095 || strings.Contains(out, "\n\n") {
+		t.Errorf("_col0 < 300: exit %d, stderr %s, %d lines, want 2096 with no empty (null) cell", code, errOut, n)
+	}
+	out, errOut, code = runCLI(t, "cat", orc, "--where", "_col0 > 300 or _col0 = -300", "--columns", "_col0", "--format", "csv")
+	if code != exitOK || out != "_col0\n" {
+		t.Errorf("_col0 > 300: exit %d, stderr %s, stdout %q, want the header only", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, "cat", orc, "--where", "_col0 < '300'")
+	if code != exitUsage || out != "" || !strings.Contains(errOut, "tinyint") {
+		t.Errorf("_col0 < '300': exit %d (want %d), stdout %q, stderr %s", code, exitUsage, out, errOut)
+	}
+}
