@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -132,9 +133,14 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if workers < 0 {
 		return usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
-	if t := o.Table; func() bool { t.Workers, t.Memory = 0, ""; return t.set() }() {
-		// --workers and --memory apply to data files too.
-		return usageError{fmt.Errorf("table flags (--snapshot-id, --as-of, --schema-id, --branch, --path-map, --raw, …) apply to a TABLE, not to data files")}
+	t := o.Table
+	t.Workers, t.Memory = 0, "" // --workers and --memory apply to data files too
+	if given := t.givenFlags(); len(given) > 0 {
+		verb := "applies"
+		if len(given) > 1 {
+			verb = "apply"
+		}
+		return usageError{fmt.Errorf("%s %s to a TABLE, not to data files", strings.Join(given, ", "), verb)}
 	}
 	budget := int64(defaultMemory)
 	if o.Table.Memory != "" {

@@ -251,3 +251,22 @@ func TestCatWhereOutOfRange(t *testing.T) {
 		t.Errorf("_col0 < '300': exit %d (want %d), stdout %q, stderr %s", code, exitUsage, out, errOut)
 	}
 }
+
+// TestCatFileTableFlagsNamed: a table flag given with FILE arguments is
+// refused naming the flags given, and only those.
+func TestCatFileTableFlagsNamed(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "orders", "data", "00000-orders-schema0.parquet")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--as-of", "2024-01-01"}, "lakecat: --as-of applies to a TABLE, not to data files\n"},
+		{[]string{"--ignore-deletes", "--workers", "2", "--snapshot-id", "7", "--allow-path", "/x"},
+			"lakecat: --snapshot-id, --allow-path, --ignore-deletes apply to a TABLE, not to data files\n"},
+	} {
+		out, errOut, code := runCLI(t, append([]string{"cat", file}, c.args...)...)
+		if code != exitUsage || out != "" || errOut != c.want {
+			t.Errorf("%v: exit %d (want %d), stdout %q, stderr %q, want %q", c.args, code, exitUsage, out, errOut, c.want)
+		}
+	}
+}
