@@ -48,9 +48,10 @@ type leaf struct {
 // false, true or IS NOT NULL, and IN / NOT IN drop it.
 //
 // Errors: a column s lacks matches [ErrUnknownColumn] (class not found); a
-// literal of the wrong kind or that does not fit a non-integer field, an operator its type has no meaning
-// for (STARTS WITH on a number, IS NAN on a string) or a field inside a list
-// or map is a [*TypeError] matching [ErrType] (class invalid argument).
+// literal of the wrong kind or that does not fit a non-integer field, an
+// operator its type has no meaning for (STARTS WITH on a number, IS NAN on
+// a string) or a field inside a list or map is a [*TypeError] matching
+// [ErrType] (class invalid argument).
 func Bind(e Expr, s *schema.Schema) (*Bound, error) {
 	if s == nil {
 		return nil, fmt.Errorf("expr: bind %s: no schema", e)
