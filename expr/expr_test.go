@@ -78,18 +78,18 @@ func TestParseBindString(t *testing.T) {
 func TestBindErrors(t *testing.T) {
 	s := testSchema()
 	for in, class := range map[string]error{
-		"region > 5":             ErrType,
-		"id = 'x'":               ErrType,
-		"id = 1.5":               ErrType,
-		"region is nan":          ErrType,
-		"id starts with 'a'":     ErrType,
-		"ts > 'yesterday'":       ErrType,
-		"nope = 1":               ErrUnknownColumn,
-		"addr.nope = 1":          ErrUnknownColumn,
-		"addr = 1":               ErrType,
-		"addr.zip = 1.5":         ErrType,
-		"addr.zip = '300'":       ErrType, // a literal of the wrong kind, even out of range
-		"addr.zip in (1, 'x')":   ErrType,
+		"region > 5":           ErrType,
+		"id = 'x'":             ErrType,
+		"id = 1.5":             ErrType,
+		"region is nan":        ErrType,
+		"id starts with 'a'":   ErrType,
+		"ts > 'yesterday'":     ErrType,
+		"nope = 1":             ErrUnknownColumn,
+		"addr.nope = 1":        ErrUnknownColumn,
+		"addr = 1":             ErrType,
+		"addr.zip = 1.5":       ErrType,
+		"addr.zip = '300'":     ErrType, // a literal of the wrong kind, even out of range
+		"addr.zip in (1, 'x')": ErrType,
 	} {
 		_, err := ParseBind(in, s)
 		if !errors.Is(err, class) {
