@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lakecat/lakecat"
 )
@@ -28,7 +29,38 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("expr: at character %d of %q: %s", e.Pos+1, e.Expr, e.Msg)
+	return fmt.Sprintf("expr: at character %d of %q: %s", e.Pos+1, clip(e.Expr, e.Pos), clip(e.Msg, 0))
+}
+
+// maxEcho caps the bytes of a filter an error message repeats.
+const maxEcho = 200
+
+// clip returns s when it is at most maxEcho bytes, else the maxEcho bytes
+// from its start (or, when pos lies past them, around pos) with "…" where
+// it was cut, cut on UTF-8 boundaries.
+func clip(s string, pos int) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	start := 0
+	if pos >= maxEcho {
+		start = min(pos-maxEcho/2, len(s)-maxEcho)
+	}
+	end := start + maxEcho
+	for start > 0 && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	out := s[start:end]
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(s) {
+		out += "…"
+	}
+	return out
 }
 
 // Pointer returns the filter on one line and a caret under the offending
@@ -52,7 +84,7 @@ type TypeError struct {
 }
 
 func (e *TypeError) Error() string {
-	return fmt.Sprintf("expr: %s: field %s (id %d, %s): %s", e.Pred, e.Column, e.FieldID, e.Type, e.Msg)
+	return fmt.Sprintf("expr: %s: field %s (id %d, %s): %s", clip(e.Pred, 0), e.Column, e.FieldID, e.Type, e.Msg)
 }
 
 // Unwrap returns [ErrType].

@@ -56,8 +56,11 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		return nil, err
 	}
 	f.schema, f.nodes, err = convertSchema(as)
-	if err != nil {
+	if err != nil && c.name != "" {
 		return nil, fmt.Errorf("%s: %w", c.name, err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -170,11 +173,11 @@ func (f *File) parseHeader(b []byte) error {
 			break
 		}
 		for i := int64(0); i < cnt; i++ {
-			k, err := r.bytes()
+			k, err := headerBytes(r)
 			if err != nil {
 				return err
 			}
-			v, err := r.bytes()
+			v, err := headerBytes(r)
 			if err != nil {
 				return err
 			}
@@ -191,6 +194,26 @@ func (f *File) parseHeader(b []byte) error {
 	copy(f.sync[:], s)
 	f.meta, f.codec, f.dataOff = meta, string(meta["avro.codec"]), int64(r.off)
 	return nil
+}
+
+// headerBytes returns the next length-prefixed header key or value. A
+// length within maxHeaderBytes that runs past the bytes read so far is
+// errShort (openHeader reads more); a negative length or one past the
+// cap is errLength (corrupt).
+func headerBytes(r *buf) ([]byte, error) {
+	n, err := r.long()
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 || n > maxHeaderBytes {
+		return nil, errLength
+	}
+	if n > int64(len(r.b)-r.off) {
+		return nil, errShort
+	}
+	v := r.b[r.off : r.off+int(n)]
+	r.off += int(n)
+	return v, nil
 }
 
 // Schema returns the file schema: ids from the Avro field-id, element-id,

@@ -93,11 +93,21 @@ func propID(v any) int {
 	return schema.NoID
 }
 
+// shortPath returns path cut to its first three segments, so an error
+// about a deep or recursive schema stays one short line.
+func shortPath(path string) string {
+	segs := strings.SplitN(path, ".", 4)
+	if len(segs) < 4 {
+		return path
+	}
+	return strings.Join(segs[:3], ".") + ".…"
+}
+
 // convertNode converts one Avro type at path into a node whose field has
 // the given name and id.
 func convertNode(s *Schema, name string, id int, path string, depth int, budget *int) (*node, error) {
 	if depth > maxDepth {
-		return nil, unsupportedf("%s: schema nested deeper than %d levels", path, maxDepth)
+		return nil, unsupportedf("%s: schema nested deeper than %d levels (or recursive)", shortPath(path), maxDepth)
 	}
 	if *budget--; *budget < 0 {
 		return nil, unsupportedf("%s: schema has more than %d fields (named types referenced many times over)", path, maxFields)

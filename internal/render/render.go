@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -65,7 +66,7 @@ func AppendJSON(b []byte, a arrow.Array, i int, hint *Hint) []byte {
 		return appendFloat(b, arr.Value(i), 64)
 	case *array.String, *array.Decimal128, *array.Date32, *array.Time64, *array.Timestamp,
 		*array.Binary, *array.FixedSizeBinary, *array.LargeString, *array.LargeBinary, *array.Time32:
-		return strconv.AppendQuote(b, Text(a, i, hint))
+		return appendString(b, Text(a, i, hint))
 	case *array.Struct:
 		st := arr.DataType().(*arrow.StructType)
 		b = append(b, '{')
@@ -73,7 +74,7 @@ func AppendJSON(b []byte, a arrow.Array, i int, hint *Hint) []byte {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendQuote(b, st.Field(j).Name)
+			b = appendString(b, st.Field(j).Name)
 			b = append(b, ':')
 			b = AppendJSON(b, arr.Field(j), i, hint.child(j))
 		}
@@ -92,7 +93,7 @@ func AppendJSON(b []byte, a arrow.Array, i int, hint *Hint) []byte {
 				b = append(b, ',')
 			}
 			if stringKeys {
-				b = strconv.AppendQuote(b, keys.(*array.String).Value(int(j)))
+				b = appendString(b, keys.(*array.String).Value(int(j)))
 				b = append(b, ':')
 				b = AppendJSON(b, items, int(j), hint.child(1))
 				continue
@@ -120,12 +121,57 @@ func AppendJSON(b []byte, a arrow.Array, i int, hint *Hint) []byte {
 	case *array.Null:
 		return append(b, "null"...)
 	}
-	return strconv.AppendQuote(b, a.ValueStr(i))
+	return appendString(b, a.ValueStr(i))
+}
+
+// appendString appends s as a JSON string (RFC 8259 section 7): '"', '\\'
+// and control characters escaped, each byte of invalid UTF-8 written as
+// U+FFFD, as encoding/json does.
+func appendString(b []byte, s string) []byte {
+	const digits = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', digits[c>>4], digits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 func appendFloat(b []byte, v float64, bits int) []byte {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.AppendQuote(b, strconv.FormatFloat(v, 'g', -1, bits))
+		return appendString(b, strconv.FormatFloat(v, 'g', -1, bits))
 	}
 	return strconv.AppendFloat(b, v, 'g', -1, bits)
 }
@@ -261,7 +307,7 @@ func AppendRow(b []byte, rec arrow.RecordBatch, r int, hints []*Hint) []byte {
 		if c > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendQuote(b, rec.ColumnName(c))
+		b = appendString(b, rec.ColumnName(c))
 		b = append(b, ':')
 		b = AppendJSON(b, rec.Column(c), r, At(hints, c))
 	}

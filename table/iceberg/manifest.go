@@ -96,11 +96,12 @@ func openAvro(r io.Reader, name string) (*favro.File, error) {
 
 // DecodeManifestList decodes a manifest list (an Avro object container file
 // in format v1, v2 or v3), using the writer schema in the file's header.
-// Errors match [ErrCorruptManifest].
+// Errors match [ErrCorruptManifest], or formats/avro.ErrUnsupported for an
+// Avro schema (nested deeper than 128, recursive) or codec it does not read.
 func DecodeManifestList(r io.Reader) (out []ManifestFile, err error) {
 	f, err := openAvro(r, "manifest list")
 	if err != nil {
-		return nil, fmt.Errorf("%w: manifest list: %v", ErrCorruptManifest, err)
+		return nil, avrorec.OpenError(ErrCorruptManifest, "iceberg: manifest list", err)
 	}
 	for rec, err := range f.Records(context.Background()) {
 		if err != nil {
@@ -225,11 +226,12 @@ type ManifestHeader struct {
 // format v1, v2 or v3), using the writer schema in the file's header. Each
 // partition value is keyed by the partition field id taken from the Avro
 // field's "field-id" property or, when a writer left it out, from
-// specFieldIDs by position. Errors match [ErrCorruptManifest].
+// specFieldIDs by position. Errors match [ErrCorruptManifest], or
+// formats/avro.ErrUnsupported as for [DecodeManifestList].
 func DecodeManifest(r io.Reader, specFieldIDs []int) (hdr ManifestHeader, out []ManifestEntry, err error) {
 	f, err := openAvro(r, "manifest")
 	if err != nil {
-		return hdr, nil, fmt.Errorf("%w: manifest: %v", ErrCorruptManifest, err)
+		return hdr, nil, avrorec.OpenError(ErrCorruptManifest, "iceberg: manifest", err)
 	}
 	hdr = ManifestHeader{FormatVersion: 1, SpecID: -1, Content: "data"}
 	if v, err := strconv.Atoi(string(f.Metadata("format-version"))); err == nil && v > 0 {

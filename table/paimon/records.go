@@ -36,7 +36,7 @@ func readRecords(data []byte) ([]map[string]any, error) {
 func readAvroRecords(data []byte) (out []map[string]any, err error) {
 	f, err := avrorec.Open(data, "manifest")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorruptManifest, err)
+		return nil, avrorec.OpenError(ErrCorruptManifest, "paimon: manifest", err)
 	}
 	for rec, err := range f.Records(context.Background()) {
 		if err != nil {
