@@ -3,6 +3,8 @@ package expr
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
 	"strings"
 
 	"github.com/lakecat/lakecat/schema"
@@ -40,12 +42,16 @@ type leaf struct {
 
 // Bind resolves each column of e against s (case-sensitive first, then
 // case-insensitive when that finds exactly one field), types its literals
-// from the field, and pushes NOT down to the predicates.
+// from the field, and pushes NOT down to the predicates. A number literal
+// outside the range of an integer field (tinyint, smallint, int, long) is
+// bound as Iceberg binds one above max or below min: the comparison becomes
+// false, true or IS NOT NULL, and IN / NOT IN drop it.
 //
 // Errors: a column s lacks matches [ErrUnknownColumn] (class not found); a
-// literal that does not fit the field, an operator its type has no meaning
-// for (STARTS WITH on a number, IS NAN on a string) or a field inside a list
-// or map is a [*TypeError] matching [ErrType] (class invalid argument).
+// literal of the wrong kind or that does not fit a non-integer field, an
+// operator its type has no meaning for (STARTS WITH on a number, IS NAN on
+// a string) or a field inside a list or map is a [*TypeError] matching
+// [ErrType] (class invalid argument).
 func Bind(e Expr, s *schema.Schema) (*Bound, error) {
 	if s == nil {
 		return nil, fmt.Errorf("expr: bind %s: no schema", e)
@@ -209,12 +215,78 @@ func bindPred(p Pred, s *schema.Schema, neg bool) (node, error) {
 	for _, lit := range p.Values {
 		v, err := literalValue(pt, lit)
 		if err != nil {
-			return nil, typeErr(err.Error())
+			side := outOfRange(pt, lit)
+			switch {
+			case side == 0:
+				return nil, typeErr(err.Error())
+			case op == In || op == NotIn:
+				continue // no value of the field equals it
+			}
+			return outOfRangeNode(l, side), nil
 		}
 		l.vals = append(l.vals, v)
 	}
+	if len(l.vals) == 0 { // every IN value out of range
+		// NOT IN then holds for every row, nulls included (as it does
+		// for a null here).
+		return constNode(op == NotIn), nil
+	}
 	l.typed = typeLits(pt, l.vals)
 	return l, nil
+}
+
+// integerRange is the least and greatest value of each integer type.
+var integerRange = map[schema.Kind][2]int64{
+	schema.KindTinyInt:  {math.MinInt8, math.MaxInt8},
+	schema.KindSmallInt: {math.MinInt16, math.MaxInt16},
+	schema.KindInt:      {math.MinInt32, math.MaxInt32},
+	schema.KindLong:     {math.MinInt64, math.MaxInt64},
+}
+
+// outOfRange reports whether the number literal l lies above the greatest
+// value of the integer type t (1), below its least (-1), or neither (0: a
+// literal of another kind, of a non-integer type, or a fraction in range).
+func outOfRange(t schema.PrimitiveType, l Literal) int {
+	r, ok := integerRange[t.K]
+	if !ok || l.Kind != LitNumber {
+		return 0
+	}
+	v, ok := new(big.Rat).SetString(l.Text)
+	if !ok {
+		return 0
+	}
+	switch {
+	case v.Cmp(new(big.Rat).SetInt64(r[1])) > 0:
+		return 1
+	case v.Cmp(new(big.Rat).SetInt64(r[0])) < 0:
+		return -1
+	}
+	return 0
+}
+
+// outOfRangeNode binds the comparison l with a literal above the field
+// type's greatest value (side 1) or below its least (-1), as Iceberg binds
+// it (its literals' "above max" and "below min"): = is false for every
+// row; != true for every row, nulls included, as != holds for a null here;
+// an ordering comparison is either false for every row or true for every
+// row but the nulls (an ordering comparison with null is never true), so
+// it becomes a constant or IS NOT NULL.
+func outOfRangeNode(l *leaf, side int) node {
+	switch l.op {
+	case NotEq:
+		return constNode(true)
+	case Lt, LtEq:
+		if side > 0 {
+			l.op = NotNull
+			return l
+		}
+	case Gt, GtEq:
+		if side < 0 {
+			l.op = NotNull
+			return l
+		}
+	}
+	return constNode(false)
 }
 
 func isString(k schema.Kind) bool {

@@ -78,16 +78,18 @@ func TestParseBindString(t *testing.T) {
 func TestBindErrors(t *testing.T) {
 	s := testSchema()
 	for in, class := range map[string]error{
-		"region > 5":             ErrType,
-		"id = 'x'":               ErrType,
-		"id = 1.5":               ErrType,
-		"region is nan":          ErrType,
-		"id starts with 'a'":     ErrType,
-		"ts > 'yesterday'":       ErrType,
-		"nope = 1":               ErrUnknownColumn,
-		"addr.nope = 1":          ErrUnknownColumn,
-		"addr = 1":               ErrType,
-		"addr.zip = 99999999999": ErrType,
+		"region > 5":           ErrType,
+		"id = 'x'":             ErrType,
+		"id = 1.5":             ErrType,
+		"region is nan":        ErrType,
+		"id starts with 'a'":   ErrType,
+		"ts > 'yesterday'":     ErrType,
+		"nope = 1":             ErrUnknownColumn,
+		"addr.nope = 1":        ErrUnknownColumn,
+		"addr = 1":             ErrType,
+		"addr.zip = 1.5":       ErrType,
+		"addr.zip = '300'":     ErrType, // a literal of the wrong kind, even out of range
+		"addr.zip in (1, 'x')": ErrType,
 	} {
 		_, err := ParseBind(in, s)
 		if !errors.Is(err, class) {
@@ -304,5 +306,53 @@ func TestPromoteBound(t *testing.T) {
 	}
 	if v, ok := PromoteBound(schema.DecimalValue{Lo: 5}, schema.Decimal(9, 2), schema.Decimal(12, 2)); !ok || v != (schema.DecimalValue{Lo: 5}) {
 		t.Errorf("decimal precision: %v %v", v, ok)
+	}
+}
+
+// TestBindOutOfRange: a literal outside the integer type's range binds as
+// Iceberg binds it, above max or below min: a constant, or IS NOT NULL for
+// an ordering comparison that holds for every value (a null row fails it).
+// addr.zip (int) is 100, null, 300, null (struct null), 500.
+func TestBindOutOfRange(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := batch(t, mem)
+	defer rec.Release()
+	for _, c := range []struct {
+		in, bound string
+		want      []int
+	}{
+		{"addr.zip < 99999999999", "6:addr.zip IS NOT NULL", []int{0, 2, 4}},
+		{"addr.zip <= 99999999999", "6:addr.zip IS NOT NULL", []int{0, 2, 4}},
+		{"addr.zip > 99999999999", "false", nil},
+		{"addr.zip >= 99999999999", "false", nil},
+		{"addr.zip = 99999999999", "false", nil},
+		{"addr.zip != 99999999999", "true", []int{0, 1, 2, 3, 4}}, // as != holds for null
+		{"addr.zip > -99999999999", "6:addr.zip IS NOT NULL", []int{0, 2, 4}},
+		{"addr.zip < -99999999999", "false", nil},
+		{"not addr.zip < 99999999999", "false", nil},
+		{"addr.zip < 1e30", "6:addr.zip IS NOT NULL", []int{0, 2, 4}},
+		{"addr.zip in (300, 99999999999, -99999999999)", "6:addr.zip IN (300)", []int{2}},
+		{"addr.zip in (99999999999)", "false", nil},
+		{"addr.zip not in (99999999999, 100)", "6:addr.zip NOT IN (100)", []int{1, 2, 3, 4}},
+		{"addr.zip not in (99999999999)", "true", []int{0, 1, 2, 3, 4}},
+		{"id > 9223372036854775808 or addr.zip = 500", "6:addr.zip = 500", []int{4}},
+		{"id < 9223372036854775808", "1:id IS NOT NULL", []int{0, 1, 2, 3, 4}},
+	} {
+		b, err := ParseBind(c.in, testSchema())
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if b.String() != c.bound {
+			t.Errorf("%q: bound %s, want %s", c.in, b, c.bound)
+		}
+		sel, n, err := b.Select(rec)
+		if err != nil {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		if got := selected(sel, 5); n != len(c.want) || !equalInts(got, c.want) {
+			t.Errorf("%q: rows %v (count %d), want %v", c.in, got, n, c.want)
+		}
 	}
 }

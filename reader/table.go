@@ -275,11 +275,22 @@ func (t *Table) Scan(ctx context.Context) (array.RecordReader, error) {
 	if err != nil || narrow == nil {
 		return rr, err
 	}
-	nr := array.RecordReader(newNarrowReader(rr, narrow))
-	if t.opts.Dictionary {
-		nr = newDictReader(nr, t.opts.Allocator)
+	return NarrowReader(rr, narrow, t.opts.Dictionary, t.opts.Allocator), nil
+}
+
+// NarrowReader returns the batches of rr (read in a schema that holds the
+// columns a filter uses, see [table.SelectForFilter]) in the schema out,
+// whose fields (by id, recursively through structs) are a subset of rr's:
+// the columns read only for the filter are dropped. rr must be read
+// without [Options.Dictionary]; with dictionary set, the narrowed batches'
+// top-level string and binary columns are dictionary encoded (allocated
+// from mem) as that option would. Releasing the result releases rr.
+func NarrowReader(rr array.RecordReader, out *schema.Schema, dictionary bool, mem memory.Allocator) array.RecordReader {
+	nr := array.RecordReader(newNarrowReader(rr, out))
+	if dictionary {
+		nr = newDictReader(nr, mem)
 	}
-	return nr, nil
+	return nr
 }
 
 // OutputSchema is the schema of the batches [Table.Scan] returns: the read

@@ -6,13 +6,16 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/spf13/cobra"
 
+	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
+	"github.com/lakecat/lakecat/table"
 )
 
 type catOptions struct {
@@ -130,9 +133,14 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if workers < 0 {
 		return usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
-	if t := o.Table; func() bool { t.Workers, t.Memory = 0, ""; return t.set() }() {
-		// --workers and --memory apply to data files too.
-		return usageError{fmt.Errorf("table flags (--snapshot-id, --as-of, --schema-id, --branch, --path-map, --raw, …) apply to a TABLE, not to data files")}
+	t := o.Table
+	t.Workers, t.Memory = 0, "" // --workers and --memory apply to data files too
+	if given := t.givenFlags(); len(given) > 0 {
+		verb := "applies"
+		if len(given) > 1 {
+			verb = "apply"
+		}
+		return usageError{fmt.Errorf("%s %s to a TABLE, not to data files", strings.Join(given, ", "), verb)}
 	}
 	budget := int64(defaultMemory)
 	if o.Table.Memory != "" {
@@ -172,17 +180,35 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			return err
 		}
 	}
+	// out is the schema printed when the filter reads columns --columns
+	// leaves out (as a table read does: bound to the full read schema, its
+	// columns read, the rows filtered, then narrowed); nil otherwise.
+	var out *schema.Schema
 	if len(o.Columns) > 0 {
-		sel, err := schema.Select(ropts.ReadSchema, o.Columns, false)
+		var filterIDs []int
+		if filter != nil {
+			b, err := expr.Bind(filter, ropts.ReadSchema)
+			if err != nil {
+				return fmt.Errorf("%s: filter: %w", inputs[0].name, err)
+			}
+			filterIDs = b.FieldIDs()
+		}
+		sel, narrowed, err := table.SelectForFilter(ropts.ReadSchema, o.Columns, filterIDs)
 		if err != nil {
 			return err
 		}
-		ropts.ReadSchema = sel
+		ropts.ReadSchema, out = sel, narrowed
 	}
 	ropts.BatchRows = o.BatchRows
 	ropts.Allocator = memory.DefaultAllocator
 	ropts.Filter, ropts.Stats = filter, stats
-	ropts.Dictionary = o.Table.dictionary
+	ropts.Dictionary = o.Table.dictionary && out == nil
+	narrow := func(rr array.RecordReader) array.RecordReader {
+		if out == nil {
+			return rr
+		}
+		return reader.NarrowReader(rr, out, o.Table.dictionary, ropts.Allocator)
+	}
 
 	// Open every file (footer, schema resolution, plan) before printing
 	// anything, so that a bad file or schema fails the command with nothing
@@ -226,6 +252,10 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if read == nil {
 		read, _, _ = reader.FileSchema(inputs[0].r, inputs[0].size)
 	}
+	if out != nil {
+		read = out
+	}
+	readers[0] = narrow(readers[0])
 	w, err := newBatchWriter(o.Format, f.Stdout, readers[0].Schema(), read, ropts.Allocator)
 	if err != nil {
 		return err
@@ -256,6 +286,7 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if err != nil {
 		return err
 	}
+	rr = narrow(rr)
 	defer rr.Release()
 	if _, err = copyRows(w, rr, o.Limit); err != nil {
 		return err

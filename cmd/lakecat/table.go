@@ -175,9 +175,22 @@ func knownScheme(url string) bool {
 }
 
 // set reports whether any table flag was given.
-func (t *tableFlags) set() bool {
-	return t.SnapshotID.set || t.AsOf != "" || t.SchemaID.set || t.Branch != "" || len(t.PathMap) > 0 || len(t.AllowPaths) > 0 ||
-		t.IgnoreDeletes || t.Raw || t.IgnoreLogs || t.Workers != 0 || t.Memory != "" || t.TimeZone != "" || t.NoRebase
+func (t *tableFlags) set() bool { return len(t.givenFlags()) > 0 }
+
+// tableFlagNames are the table flags, in the order of the help.
+var tableFlagNames = []string{"snapshot-id", "as-of", "schema-id", "branch", "path-map", "allow-path",
+	"ignore-deletes", "raw", "ignore-logs", "workers", "memory", "time-zone", "no-rebase"}
+
+// givenFlags returns the table flags given, as "--name", in the order of
+// the help.
+func (t *tableFlags) givenFlags() []string {
+	var names []string
+	for _, n := range tableFlagNames {
+		if t.given(n) {
+			names = append(names, "--"+n)
+		}
+	}
+	return names
 }
 
 // forListing sets what a command that reads no rows (schema, files) needs:
@@ -428,6 +441,12 @@ func (t *tableFlags) given(name string) bool {
 		return t.AsOf != ""
 	case "ignore-deletes":
 		return t.IgnoreDeletes
+	case "allow-path":
+		return len(t.AllowPaths) > 0
+	case "workers":
+		return t.Workers != 0
+	case "memory":
+		return t.Memory != ""
 	}
 	return false
 }

@@ -197,3 +197,76 @@ func TestCatWherePageIndex(t *testing.T) {
 		t.Errorf("exit %d, %d rows\nstderr %q\nwant 725 rows and %q", code, strings.Count(out, "\n"), errOut, want)
 	}
 }
+
+// TestCatWhereFilesColumnNotPrinted: on FILE arguments, as on a table, the
+// filter may use a column --columns leaves out: it is read, the rows are
+// filtered, then it is dropped.
+func TestCatWhereFilesColumnNotPrinted(t *testing.T) {
+	orders := "../../testdata/orders"
+	meta := filepath.Join(orders, "metadata", "v1.metadata.json")
+	files, err := filepath.Glob(filepath.Join(orders, "data", "*.parquet"))
+	if err != nil || len(files) != 3 {
+		t.Fatalf("orders data files: %v %v", files, err)
+	}
+	orc := filepath.Join(testutil.RealDir(t, "apache-orc", "examples"), "over1k_bloom.orc")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cat", files[0], "--schema", meta, "--where", "customer = 'bob'", "--columns", "order_id", "--format", "jsonl"},
+			"{\"order_id\":2}\n"},
+		{append(append([]string{"cat"}, files...), "--schema", meta, "--where", "customer = 'bob' or price < 2", "--columns", "order_id", "--format", "jsonl"),
+			"{\"order_id\":2}\n{\"order_id\":3}\n{\"order_id\":5}\n"},
+		{[]string{"cat", orc, "--where", "_col7 = 'bob davidson'", "--columns", "_col0", "--format", "jsonl"},
+			"{\"_col0\":124}\n{\"_col0\":103}\n{\"_col0\":44}\n"},
+		{[]string{"cat", orc, orc, "--where", "_col7 = 'bob davidson'", "--columns", "_col1,_col0", "--format", "csv"},
+			"_col1,_col0\n336,124\n504,103\n390,44\n336,124\n504,103\n390,44\n"},
+	} {
+		out, errOut, code := runCLI(t, c.args...)
+		if code != exitOK || out != c.want {
+			t.Errorf("%v: exit %d, stderr %s\nstdout:\n%s\nwant:\n%s", c.args, code, errOut, out, c.want)
+		}
+	}
+}
+
+// TestCatWhereOutOfRange: a literal outside a tinyint's range is no error:
+// _col0 < 300 holds for every non-null _col0 (2095 of the 2098 rows),
+// _col0 > 300 for none; a string literal stays a usage error.
+func TestCatWhereOutOfRange(t *testing.T) {
+	orc := filepath.Join(testutil.RealDir(t, "apache-orc", "examples"), "over1k_bloom.orc")
+	out, errOut, code := runCLI(t, "cat", orc, "--where", "_col0 < 300 and _col7 = 'bob davidson'", "--columns", "_col0", "--format", "csv")
+	if want := "_col0\n124\n103\n44\n"; code != exitOK || out != want {
+		t.Errorf("_col0 < 300: exit %d, stderr %s\nstdout:\n%s\nwant:\n%s", code, errOut, out, want)
+	}
+	out, errOut, code = runCLI(t, "cat", orc, "--where", "_col0 < 300", "--columns", "_col0", "--format", "csv")
+	if n := strings.Count(out, "\n"); code != exitOK || n != 1+2095 || strings.Contains(out, "\n\n") {
+		t.Errorf("_col0 < 300: exit %d, stderr %s, %d lines, want 2096 with no empty (null) cell", code, errOut, n)
+	}
+	out, errOut, code = runCLI(t, "cat", orc, "--where", "_col0 > 300 or _col0 = -300", "--columns", "_col0", "--format", "csv")
+	if code != exitOK || out != "_col0\n" {
+		t.Errorf("_col0 > 300: exit %d, stderr %s, stdout %q, want the header only", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, "cat", orc, "--where", "_col0 < '300'")
+	if code != exitUsage || out != "" || !strings.Contains(errOut, "tinyint") {
+		t.Errorf("_col0 < '300': exit %d (want %d), stdout %q, stderr %s", code, exitUsage, out, errOut)
+	}
+}
+
+// TestCatFileTableFlagsNamed: a table flag given with FILE arguments is
+// refused naming the flags given, and only those.
+func TestCatFileTableFlagsNamed(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "orders", "data", "00000-orders-schema0.parquet")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--as-of", "2024-01-01"}, "lakecat: --as-of applies to a TABLE, not to data files\n"},
+		{[]string{"--ignore-deletes", "--workers", "2", "--snapshot-id", "7", "--allow-path", "/x"},
+			"lakecat: --snapshot-id, --allow-path, --ignore-deletes apply to a TABLE, not to data files\n"},
+	} {
+		out, errOut, code := runCLI(t, append([]string{"cat", file}, c.args...)...)
+		if code != exitUsage || out != "" || errOut != c.want {
+			t.Errorf("%v: exit %d (want %d), stdout %q, stderr %q, want %q", c.args, code, exitUsage, out, errOut, c.want)
+		}
+	}
+}

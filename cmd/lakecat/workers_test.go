@@ -102,7 +102,7 @@ func TestCatMemoryFiles(t *testing.T) {
 	if _, errOut, code := runCLI(t, "cat", file, "--memory", "6xx"); code != exitUsage || !strings.Contains(errOut, `--memory "6xx"`) {
 		t.Errorf("--memory 6xx: exit %d, stderr %q", code, errOut)
 	}
-	if _, errOut, code := runCLI(t, "cat", file, "--memory", "1MiB", "--raw"); code != exitUsage || !strings.Contains(errOut, "apply to a TABLE") {
+	if _, errOut, code := runCLI(t, "cat", file, "--memory", "1MiB", "--raw"); code != exitUsage || errOut != "lakecat: --raw applies to a TABLE, not to data files\n" {
 		t.Errorf("--raw: exit %d, stderr %q", code, errOut)
 	}
 }

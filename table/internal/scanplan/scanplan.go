@@ -288,16 +288,11 @@ func prepare(l *table.Listing, partitionType *schema.StructType, opts table.Scan
 	}
 	var out *schema.Schema // the output schema, when the filter reads more
 	if len(cols) > 0 {
-		sel, err := schema.Select(l.ReadSchema, cols, false)
+		sel, narrowed, err := table.SelectForFilter(l.ReadSchema, cols, filterIDs)
 		if err != nil {
 			return nil, err
 		}
-		if extra := missingPaths(l.ReadSchema, sel, filterIDs); len(extra) > 0 {
-			out = sel
-			if sel, err = schema.Select(l.ReadSchema, append(append([]string(nil), cols...), extra...), false); err != nil {
-				return nil, err
-			}
-		}
+		out = narrowed
 		l.ReadSchema = sel
 	}
 	fin := &finisher{l: l, partitionType: partitionType, meta: len(meta) > 0}
@@ -348,25 +343,6 @@ func (fin *finisher) file(f *table.File, prune func(filter *expr.Bound, read *sc
 	case prune != nil:
 		f.Skip = prune(l.Filter, l.ReadSchema)
 	}
-}
-
-// missingPaths returns the dotted paths (in full) of the fields among ids
-// that sel, a selection of full, lacks.
-func missingPaths(full, sel *schema.Schema, ids []int) []string {
-	var out []string
-	for _, id := range ids {
-		if sel.FindByID(id) != nil {
-			continue
-		}
-		schema.Walk(full.Fields, func(path []string, f *schema.Field) bool {
-			if f.ID == id {
-				out = append(out, strings.Join(path, "."))
-				return false
-			}
-			return true
-		})
-	}
-	return out
 }
 
 // addMetadataColumns appends the named metadata columns to the read schema,
