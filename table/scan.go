@@ -52,9 +52,9 @@ type Snapshot struct {
 type Scan interface {
 	// Plan returns the scan's tasks in scan order: one per live data
 	// file or file slice, a Paimon merge section's files as one task, and
-	// a Parquet file larger than [ScanOptions.SplitBytes] as one task per
-	// run of its row groups of about that many bytes (this reads those
-	// files' footers). Files the filter rules out without opening them are
+	// a Parquet or ORC file larger than [ScanOptions.SplitBytes] as one
+	// task per run of its row groups or stripes of about that many bytes
+	// ([SplitTask]; this reads those files' footers). Files the filter rules out without opening them are
 	// left out. The tasks are values: encode them with json.Marshal and
 	// read them anywhere with reader.ReadTask. A scan with
 	// [ScanOptions.ListOnly] returns [ErrListOnly].
@@ -105,8 +105,9 @@ type ScanOptions struct {
 	// it). Rows are not filtered here: the reader applies the filter.
 	// Binding errors are [expr.ErrUnknownColumn] and [expr.ErrType].
 	Filter expr.Expr
-	// SplitBytes is the size above which a Parquet file is split at
-	// row-group boundaries (0: [DefaultSplitBytes]; negative: never).
+	// SplitBytes is the size above which a Parquet or ORC file is split at
+	// row-group or stripe boundaries (0: [DefaultSplitBytes]; negative:
+	// never).
 	SplitBytes int64
 	// FooterBytes caps the Parquet footer read to split a file (0: the
 	// decoder's default cap).
