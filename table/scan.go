@@ -144,7 +144,8 @@ type FormatOptions interface {
 }
 
 // DefaultSplitBytes is the size in bytes above which a scan splits a
-// Parquet file at row-group boundaries: 128 MiB.
+// Parquet file at row-group boundaries and an ORC file at stripe
+// boundaries: 128 MiB.
 const DefaultSplitBytes = 128 << 20
 
 // Listing is what planning a scan knows of the table and its live files.
