@@ -14,6 +14,9 @@ import (
 func (br *BatchReader) build(sn *selNode) (arrow.ArrayData, error) {
 	ln := sn.ln
 	if sn.leaf != nil {
+		if sn.leaf.dout != nil {
+			return br.buildDictLeaf(sn)
+		}
 		return br.buildLeaf(sn)
 	}
 	ref := sn.ref

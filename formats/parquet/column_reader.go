@@ -120,6 +120,10 @@ type leafReader struct {
 	hint       [3]int  // sizes of the last batch's buffers, reserved up front
 	keepLevels bool    // collect bdef/brep: nested leaves and leaves whose levels a struct needs
 
+	// dout: a column returned as an Arrow dictionary array (dict_out.go),
+	// or nil.
+	dout *dictOut
+
 	// Row selection scratch (see takeMasked): the kept levels, value keep
 	// bytes, dictionary indexes, plain values and byte-array offsets.
 	selDef, selKeep []uint8
@@ -184,6 +188,7 @@ func (g *growBuf) release() {
 }
 
 func (lr *leafReader) close() {
+	lr.closeDict()
 	lr.releasePage()
 	if lr.pages != nil {
 		lr.pages.Close()
@@ -606,6 +611,11 @@ var zero = []byte{0}
 
 // take appends entries [start, end) of the current page to the batch.
 func (lr *leafReader) take(start, end int) error {
+	if lr.dout != nil && !lr.dout.plain {
+		if done, err := lr.takeIndices(start, end); done || err != nil {
+			return err
+		}
+	}
 	lr.pos = end
 	n := end - start
 	lr.entries += n

@@ -39,6 +39,20 @@ type BatchOptions struct {
 	// read, never changed, and must not change while the reader is in
 	// use.
 	Skip *roaring64.Bitmap
+	// DictionaryFields lists top-level fields of the projection (indices
+	// into proj.Fields), each a string or binary column stored as
+	// BYTE_ARRAY, that the batches return as Arrow dictionary arrays of
+	// [DictionaryIndexType] indices over the column's values, the
+	// batch schema's type for them. A batch whose values all come from
+	// dictionary-encoded pages of one column chunk holds the page indices
+	// over the chunk's dictionary page, decoded once and shared by the
+	// chunk's batches (the same array, so an Arrow IPC writer writes it
+	// once per chunk); any other batch (PLAIN pages, a reader with Skip)
+	// holds the distinct values of the batch in order of first
+	// appearance. The values are those of a read without it. With
+	// DictionaryFields, batches also end at row group ends. A field that
+	// is not such a column is an error.
+	DictionaryFields []int
 }
 
 // selNode is a projected node: the proj field, its file node and how its
@@ -77,6 +91,9 @@ type BatchReader struct {
 	runs    []rowRun
 	ranges  []RowRange
 	mask    []uint8
+	// groupEnds: with dictionary columns, the file rows at which the row
+	// groups not yet finished end (see dictBatchRows).
+	groupEnds []int64
 }
 
 // NewBatchReader returns a reader of the columns in proj, a pruned copy of
@@ -130,9 +147,13 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	if opts.Skip != nil && !opts.Skip.IsEmpty() {
 		br.startSkip(opts.Skip)
 	}
+	dictSet, err := dictionaryFields(len(proj.Fields), opts.DictionaryFields)
+	if err != nil {
+		return nil, err
+	}
 	byCol := map[int]*leafReader{}
 	top := childIndex(f.lroot)
-	for _, pf := range proj.Fields {
+	for i, pf := range proj.Fields {
 		ln := top[pf.Name]
 		if ln == nil {
 			return nil, fmt.Errorf("parquet: %s has no column %q", displayName(f.name), pf.Name)
@@ -143,6 +164,20 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 			return nil, err
 		}
 		br.top = append(br.top, sn)
+		if dictSet[i] {
+			if err := br.setDictionary(sn, i); err != nil {
+				br.Close()
+				return nil, err
+			}
+		}
+	}
+	if dictSet != nil {
+		br.groupEnds = br.dictGroupEnds(first, count)
+		for _, lr := range br.readers {
+			if lr.dout != nil {
+				lr.dout.always = br.skip != nil
+			}
+		}
 	}
 	// Enough for the buffers of about two batches in flight.
 	pool.SetKeep(8 + 8*len(br.readers))
@@ -339,6 +374,9 @@ func (br *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		n = br.rows
 		if int64(n) > br.left {
 			n = int(br.left)
+		}
+		if br.groupEnds != nil {
+			n = br.dictBatchRows(n)
 		}
 		covered = int64(n)
 		br.ranges = append(br.ranges[:0], RowRange{Start: br.next, End: br.next + covered})

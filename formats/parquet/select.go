@@ -145,6 +145,9 @@ func (lr *leafReader) beginBatch(nRows int) {
 		lr.valid.reset(lr.mem)
 		clear(lr.valid.extend(int(bitutil.BytesForBits(int64(nRows)))))
 	}
+	if lr.dout != nil {
+		lr.beginDict(nRows)
+	}
 }
 
 // readRuns collects the rows runs select, kept rows in all; mask has a
