@@ -27,12 +27,17 @@ import (
 // 2262-04-11 read as timestamp_ns; no other Iceberg promotion can fail).
 func (p *Plan) Apply(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
 	mem = defaultAllocator(mem)
-	if err := p.checkLayout(rec); err != nil {
+	dict, err := p.checkLayout(rec)
+	if err != nil {
 		return nil, err
+	}
+	out := p.out
+	if dict {
+		out = p.dictionaryOut(rec)
 	}
 	nrows := rec.NumRows()
 	if p.passThrough {
-		return array.NewRecordBatch(p.out, rec.Columns(), nrows), nil
+		return array.NewRecordBatch(out, rec.Columns(), nrows), nil
 	}
 	cols := make([]arrow.Array, len(p.top))
 	defer func() {
@@ -60,21 +65,27 @@ func (p *Plan) Apply(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordB
 		cols[i] = array.MakeFromData(d)
 		d.Release()
 	}
-	return array.NewRecordBatch(p.out, cols, nrows), nil
+	return array.NewRecordBatch(out, cols, nrows), nil
 }
 
-func (p *Plan) checkLayout(rec arrow.RecordBatch) error {
+// checkLayout checks rec against the file projection; dict reports
+// dictionary columns the plan passes through ([Plan.DictionaryColumns]).
+func (p *Plan) checkLayout(rec arrow.RecordBatch) (dict bool, err error) {
 	want := p.projArrow.Fields()
 	if int(rec.NumCols()) != len(want) {
-		return fmt.Errorf("project: file %q: %w: %d columns, want %d", p.fileName, ErrBatchLayout, rec.NumCols(), len(want))
+		return false, fmt.Errorf("project: file %q: %w: %d columns, want %d", p.fileName, ErrBatchLayout, rec.NumCols(), len(want))
 	}
 	for i, f := range want {
 		if got := rec.Column(i).DataType(); !arrow.TypeEqual(got, f.Type) {
-			return fmt.Errorf("project: file %q: %w: column %d (%s) is %s, want %s",
+			if p.dictionaryColumn(i, got, f.Type) {
+				dict = true
+				continue
+			}
+			return false, fmt.Errorf("project: file %q: %w: column %d (%s) is %s, want %s",
 				p.fileName, ErrBatchLayout, i, f.Name, got, f.Type)
 		}
 	}
-	return nil
+	return dict, nil
 }
 
 // exec runs node n on its input data in (nil when the field comes from no

@@ -2,6 +2,7 @@ package project
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -53,6 +54,10 @@ type Plan struct {
 	// rowsFrom is the file leaf decoded only for the row count, when no
 	// read field comes from the file.
 	rowsFrom string
+
+	// dictOut caches the output schema of batches with dictionary
+	// columns (dictionary.go).
+	dictOut atomic.Pointer[dictSchema]
 }
 
 // action is what a plan node does with its input.

@@ -4,16 +4,21 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/formats/parquet"
 	"github.com/lakecat/lakecat/internal/arrowdict"
+	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // DictionaryIndexType is the index type of the dictionary arrays a read
 // with [Options.Dictionary] returns.
-var DictionaryIndexType = arrow.PrimitiveTypes.Int32
+var DictionaryIndexType = parquet.DictionaryIndexType
 
 // DictionarySchema returns sc with every top-level string or binary field
 // as a dictionary of [DictionaryIndexType] indices over that value type,
@@ -168,4 +173,43 @@ func (d *dictReader) Err() error {
 		return d.src.Err()
 	}
 	return nil
+}
+
+// decoderDictionary returns the columns of the file projection the Parquet
+// decoder returns as dictionary arrays for a read with
+// [Options.Dictionary] (opts.dictDecode): those the plan takes as they are
+// into a top-level string or binary read field ([project.Plan.DictionaryColumns]),
+// when the read is one Parquet decoder's batches without a residual
+// filter, row selection in the decoder, equality deletes or row groups
+// decoded in parallel. It returns nil when the output encoding does it
+// all. The other stages pass dictionary arrays through: position deletes
+// take their indices, _pos replaces its own column.
+func decoderDictionary(dec decoder, p *project.Plan, opts Options, filter *expr.Bound, skip *roaring64.Bitmap) []int {
+	if !opts.dictDecode || filter != nil || skip != nil || opts.Workers > 1 || opts.deletes != nil && opts.deletes.hasEquality() {
+		return nil
+	}
+	if _, ok := dec.(parquetDecoder); !ok {
+		return nil
+	}
+	cols := p.DictionaryColumns()
+	if len(cols) == 0 {
+		return nil
+	}
+	return cols
+}
+
+// dictionaryBatches returns the batches of the file's row groups opts
+// selects with the columns cols as dictionary arrays, and the rows before
+// the first row group.
+func dictionaryBatches(d parquetDecoder, proj *schema.Schema, n int, mem memory.Allocator, opts Options, cols []int) (batchSource, int64, error) {
+	var before int64
+	for i := 0; i < opts.firstRowGroup && i < d.NumRowGroups(); i++ {
+		before += d.RowGroupRows(i)
+	}
+	br, err := d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem,
+		FirstRowGroup: opts.firstRowGroup, RowGroups: opts.rowGroups, DictionaryFields: cols})
+	if err != nil {
+		return nil, 0, err
+	}
+	return br, before, nil
 }

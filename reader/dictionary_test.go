@@ -3,7 +3,9 @@ package reader_test
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -85,33 +87,62 @@ func checkDictionaryRead(t *testing.T, mem memory.Allocator, plainSchema, dictSc
 			}
 		}
 	}
-	if len(plain) != len(dict) {
-		t.Fatalf("%d batches with Dictionary, %d without", len(dict), len(plain))
-	}
-	for b := range plain {
-		p, d := plain[b], dict[b]
+	// Batches may end at other rows (the Parquet decoder's dictionary
+	// batches end at row group ends): the columns are compared whole.
+	for _, d := range dict {
 		if !d.Schema().Equal(dictSchema) {
-			t.Fatalf("batch %d schema %s, the reader's %s", b, d.Schema(), dictSchema)
+			t.Fatalf("batch schema %s, the reader's %s", d.Schema(), dictSchema)
 		}
-		if p.NumRows() != d.NumRows() {
-			t.Fatalf("batch %d: %d rows with Dictionary, %d without", b, d.NumRows(), p.NumRows())
+		rows += d.NumRows()
+	}
+	var prows int64
+	for _, p := range plain {
+		prows += p.NumRows()
+	}
+	if prows != rows {
+		t.Fatalf("%d rows with Dictionary, %d without", rows, prows)
+	}
+	for i := 0; i < plainSchema.NumFields(); i++ {
+		var got, want []arrow.Array
+		for b, d := range dict {
+			c := d.Column(i)
+			if !arrow.TypeEqual(c.DataType(), dictSchema.Field(i).Type) {
+				t.Fatalf("batch %d column %d: array type %s, schema %s", b, i, c.DataType(), dictSchema.Field(i).Type)
+			}
+			if _, ok := c.(*array.Dictionary); ok {
+				c = undict(t, mem, c)
+			} else {
+				c.Retain()
+			}
+			got = append(got, c)
 		}
-		rows += p.NumRows()
-		for i := 0; i < int(p.NumCols()); i++ {
-			got := d.Column(i)
-			if !arrow.TypeEqual(got.DataType(), dictSchema.Field(i).Type) {
-				t.Fatalf("batch %d column %d: array type %s, schema %s", b, i, got.DataType(), dictSchema.Field(i).Type)
-			}
-			if _, ok := got.(*array.Dictionary); ok {
-				got = undict(t, mem, got)
-				defer got.Release()
-			}
-			if !array.Equal(got, p.Column(i)) {
-				t.Errorf("batch %d column %q: values differ\n dict: %v\nplain: %v", b, p.ColumnName(i), got, p.Column(i))
-			}
+		for _, p := range plain {
+			want = append(want, p.Column(i))
+		}
+		g, w := concatColumn(t, mem, plainSchema.Field(i).Type, got), concatColumn(t, mem, plainSchema.Field(i).Type, want)
+		if !array.ApproxEqual(g, w, array.WithNaNsEqual(true)) {
+			t.Errorf("column %q: values differ\n dict: %v\nplain: %v", plainSchema.Field(i).Name, g, w)
+		}
+		g.Release()
+		w.Release()
+		for _, c := range got {
+			c.Release()
 		}
 	}
 	return cols, rows
+}
+
+// concatColumn returns the arrays as one array of type dt.
+func concatColumn(t *testing.T, mem memory.Allocator, dt arrow.DataType, arrs []arrow.Array) arrow.Array {
+	t.Helper()
+	if len(arrs) == 0 {
+		return array.MakeArrayOfNull(mem, dt, 0)
+	}
+	c, err := array.Concatenate(arrs, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // checkIPCRoundTrip writes recs as an Arrow IPC stream (a dictionary
@@ -141,7 +172,7 @@ func checkIPCRoundTrip(t *testing.T, mem memory.Allocator, sc *arrow.Schema, rec
 		if n >= len(recs) {
 			t.Fatalf("ipc: more batches than the %d written", len(recs))
 		}
-		if !array.RecordEqual(rd.RecordBatch(), recs[n]) {
+		if !array.RecordApproxEqual(rd.RecordBatch(), recs[n], array.WithNaNsEqual(true)) {
 			t.Fatalf("ipc batch %d differs", n)
 		}
 		n++
@@ -327,5 +358,80 @@ func TestDictionaryReadTask(t *testing.T) {
 				t.Errorf("no rows")
 			}
 		})
+	}
+}
+
+// TestDictionaryRealFiles reads every real Parquet file with and without
+// Dictionary: the Parquet decoder hands dictionary pages through for the
+// columns the plan takes as they are, and the values are those of the
+// plain read; the IPC stream round-trips.
+func TestDictionaryRealFiles(t *testing.T) {
+	dir := testutil.RealDir(t)
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".parquet") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read, withCols, shared int
+	for _, path := range files {
+		rel, _ := filepath.Rel(dir, path)
+		t.Run(rel, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			open := func(dict bool) (*arrow.Schema, []arrow.RecordBatch, error) {
+				rr, err := reader.OpenFile(context.Background(), path, reader.Options{Allocator: mem, Dictionary: dict, BatchRows: 100})
+				if err != nil {
+					return nil, nil, err
+				}
+				defer rr.Release()
+				var out []arrow.RecordBatch
+				for rr.Next() {
+					rec := rr.RecordBatch()
+					rec.Retain()
+					out = append(out, rec)
+				}
+				if err := rr.Err(); err != nil {
+					releaseAll(out)
+					return nil, nil, err
+				}
+				return rr.Schema(), out, nil
+			}
+			ps, plain, err := open(false)
+			if err != nil {
+				_, _, derr := open(true)
+				if derr == nil {
+					t.Fatalf("the plain read fails (%v), the dictionary read does not", err)
+				}
+				t.Skipf("plain read: %v", err)
+			}
+			defer releaseAll(plain)
+			ds, dict, err := open(true)
+			if err != nil {
+				t.Fatalf("dictionary read: %v", err)
+			}
+			defer releaseAll(dict)
+			cols, _ := checkDictionaryRead(t, mem, ps, ds, plain, dict)
+			read++
+			if cols > 0 {
+				withCols++
+			}
+			for i := 1; i < len(dict); i++ {
+				for c, a := range dict[i].Columns() {
+					if d, ok := a.(*array.Dictionary); ok && d.Dictionary().Data() == dict[i-1].Column(c).(*array.Dictionary).Dictionary().Data() {
+						shared++
+					}
+				}
+			}
+			checkIPCRoundTrip(t, mem, ds, dict)
+		})
+	}
+	t.Logf("%d files read, %d with dictionary columns; %d batch columns share the previous batch's dictionary", read, withCols, shared)
+	if withCols < 50 || shared == 0 {
+		t.Fatalf("%d files with dictionary columns, %d shared dictionaries", withCols, shared)
 	}
 }

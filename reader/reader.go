@@ -123,6 +123,10 @@ type Options struct {
 	// the one file; openSize is their total size.
 	open     func(ctx context.Context) (array.RecordReader, error)
 	openSize int64
+	// dictDecode: the read is wrapped in the dictionary encoding of
+	// [Options.Dictionary], so a Parquet decoder may return the columns
+	// the plan takes as they are as dictionary arrays (dictionary.go).
+	dictDecode bool
 }
 
 // Open reads the data file r of size bytes (Parquet, ORC or Avro, detected by its
@@ -139,6 +143,7 @@ type Options struct {
 func Open(ctx context.Context, r io.ReaderAt, size int64, opts Options) (array.RecordReader, error) {
 	if opts.Dictionary {
 		opts.Dictionary = false
+		opts.dictDecode = opts.hudi == nil
 		rr, err := Open(ctx, r, size, opts)
 		if err != nil {
 			return nil, err
@@ -369,6 +374,8 @@ func newFileReader(ctx context.Context, dec decoder, opts Options) (*fileReader,
 		// Avro: the columns the file lacks rule it out.
 		src = emptySource{}
 		opts.Stats.add(rowGroupsSkipped, 1)
+	} else if cols := decoderDictionary(dec, p, opts, filter, skip); cols != nil {
+		src, before, err = dictionaryBatches(dec.(parquetDecoder), p.FileProjection(), n, mem, opts, cols)
 	} else if opts.firstRowGroup > 0 || opts.rowGroups > 0 {
 		rd, ok := dec.(rowGroupDecoder)
 		if !ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,10 +149,17 @@ func TestFilterRecordBatch(t *testing.T) {
 func TestTakeUnsupported(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	b := array.NewDictionaryBuilder(mem, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String})
-	defer b.Release()
-	_ = b.(*array.BinaryDictionaryBuilder).AppendString("a")
-	a := b.NewArray()
+	eb := array.NewInt32Builder(mem)
+	defer eb.Release()
+	eb.Append(1)
+	ends := eb.NewArray()
+	defer ends.Release()
+	vb := array.NewStringBuilder(mem)
+	defer vb.Release()
+	vb.Append("a")
+	vals := vb.NewArray()
+	defer vals.Release()
+	a := array.NewRunEndEncodedArray(ends, vals, 1, 0)
 	defer a.Release()
 	_, err := Take(mem, a, []int64{0})
 	if !errors.Is(err, ErrUnsupportedType) || !errors.Is(err, lakecat.ErrUnsupported) {
@@ -159,5 +167,47 @@ func TestTakeUnsupported(t *testing.T) {
 	}
 	if _, err := Take(mem, a, []int64{1}); err == nil {
 		t.Fatal("index past the end: no error")
+	}
+}
+
+// TestTakeDictionary takes rows of a dictionary array: the indices (and
+// their nulls) are gathered, the dictionary is the same array.
+func TestTakeDictionary(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	b := array.NewDictionaryBuilder(mem, dt)
+	defer b.Release()
+	db := b.(*array.BinaryDictionaryBuilder)
+	for _, v := range []string{"a", "b", "", "a", "c"} {
+		if v == "" {
+			db.AppendNull()
+		} else if err := db.AppendString(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := b.NewArray().(*array.Dictionary)
+	defer a.Release()
+	sl := array.NewSlice(a, 1, 5).(*array.Dictionary) // b, null, a, c
+	defer sl.Release()
+	out, err := Take(mem, sl, []int64{3, 1, -1, 0, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	d := out.(*array.Dictionary)
+	if !arrow.TypeEqual(d.DataType(), dt) || d.Dictionary().Data() != a.Dictionary().Data() {
+		t.Fatalf("type %s, dictionary shared %v", d.DataType(), d.Dictionary().Data() == a.Dictionary().Data())
+	}
+	var got []string
+	for i := 0; i < d.Len(); i++ {
+		if d.IsNull(i) {
+			got = append(got, "null")
+			continue
+		}
+		got = append(got, d.Dictionary().(*array.String).Value(d.GetValueIndex(i)))
+	}
+	if want := []string{"c", "null", "null", "b", "a"}; !slices.Equal(got, want) || d.NullN() != 2 {
+		t.Fatalf("got %v (%d nulls), want %v", got, d.NullN(), want)
 	}
 }
