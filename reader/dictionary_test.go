@@ -209,6 +209,8 @@ func TestDictionaryTables(t *testing.T) {
 		{"paimon_orders merged", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{}, 2, 11},
 		{"paimon_orders raw", filepath.Join(root, "testdata", "paimon_orders"), reader.TableOptions{FormatOptions: paimon.Options{Raw: true}}, 2, 14},
 		{"impala eq and pos deletes", filepath.Join(ice, "hadoop_catalog", "ice", "iceberg_v2_delete_both_eq_and_pos"), reader.TableOptions{}, 1, 2},
+		{"deletion vector over position deletes, _pos", filepath.Join("testdata", "deletes", "v3_dv"), reader.TableOptions{MetadataColumns: []string{"_pos"}}, 1, 8},
+		{"deletion vector, 3-row batches", filepath.Join("testdata", "deletes", "v3_dv"), reader.TableOptions{BatchRows: 3}, 1, 8},
 		{"hudi merge-on-read v6_nonpartitioned", unzipHudi(t, "mor/parquet/v6_nonpartitioned.zip", "v6_nonpartitioned"), reader.TableOptions{}, 2, 4},
 	}
 	for _, tc := range cases {

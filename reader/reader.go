@@ -92,16 +92,23 @@ type Options struct {
 	// Dictionary returns every top-level string and binary column of the
 	// read schema as an Arrow dictionary array (int32 indices over the
 	// column's string or binary values; [DictionarySchema]) in every
-	// batch, whatever the file's encoding: each batch's dictionary holds
-	// that batch's distinct values, in order of first appearance, so it
-	// may differ from batch to batch (an Arrow IPC stream writes a
-	// dictionary replacement). The encoding is applied to the batches as
-	// they come out, after projection, deletes, the filter and merges:
-	// rows and values are those of a read without it, and a column filled
-	// with nulls or an initial-default is a dictionary array too. Strings
-	// nested in lists, maps and structs stay plain. The tasks of one
-	// [ScanFiles] must all set it or all leave it (the scan's schema
-	// follows the first task's).
+	// batch, whatever the file's encoding. Rows and values are those of a
+	// read without it. A Parquet column the plan takes as it is, read
+	// without a residual filter, equality deletes, Workers > 1 or a
+	// merge, comes from the decoder: a batch of dictionary-encoded pages
+	// holds the page indices over its column chunk's dictionary, one
+	// array shared by the chunk's batches (it may hold values the batch
+	// does not use), and such batches end at row group ends
+	// ([parquet.BatchOptions.DictionaryFields]). Every other column, and
+	// every batch with PLAIN pages, is encoded as the batch comes out,
+	// after projection, deletes, the filter and merges: its dictionary
+	// holds that batch's distinct values, in order of first appearance.
+	// Dictionaries may change from batch to batch (an Arrow IPC stream
+	// writes a dictionary replacement; the same array is written once).
+	// A column filled with nulls or an initial-default is a dictionary
+	// array too. Strings nested in lists, maps and structs stay plain.
+	// The tasks of one [ScanFiles] must all set it or all leave it (the
+	// scan's schema follows the first task's).
 	Dictionary bool
 
 	// firstRowGroup and rowGroups select a range of a Parquet file's row
