@@ -21,6 +21,10 @@ import (
 // cached on the plan per batch length and shared between batches. The caller
 // releases both rec and the result.
 //
+// A string or binary column [Plan.DictionaryColumns] lists may come as an
+// Arrow dictionary array over its type: it passes through, and the
+// result's field has the dictionary type.
+//
 // Apply returns an error matching [ErrBatchLayout] when rec does not match the
 // file projection, and a *[ValueError] when a cast meets a value that does
 // not fit (the casts of the Paimon and Hudi rules, and a date after

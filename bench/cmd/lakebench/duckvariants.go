@@ -104,6 +104,30 @@ func fileVariants(cfg config, path, codec, suffix string, rows, decoded int64) (
 			return reader.Open(ctx, f, size, reader.Options{Rules: project.IcebergV2, BatchRows: batchRows, Allocator: alloc})
 		})
 	})
+	if suffix == "/duckdb-file" {
+		// Options.Dictionary: the decoder's dictionary pages handed
+		// through, against the same dictionary encoding done at the
+		// output on the plain read's batches (what the option did before
+		// the decoder handed pages through).
+		add("lakecat"+suffix+"-dictionary", func(ctx context.Context) (int64, error) {
+			return readFile(path, func(f *os.File, size int64) (array.RecordReader, error) {
+				return reader.Open(ctx, f, size, reader.Options{Rules: project.IcebergV2, BatchRows: batchRows, Allocator: alloc, Dictionary: true})
+			})
+		})
+		add("lakecat"+suffix+"-dictionary-output", func(ctx context.Context) (int64, error) {
+			return readFile(path, func(f *os.File, size int64) (array.RecordReader, error) {
+				sc, _, err := reader.FileSchema(f, size)
+				if err != nil {
+					return nil, err
+				}
+				rr, err := reader.Open(ctx, f, size, reader.Options{Rules: project.IcebergV2, BatchRows: batchRows, Allocator: alloc})
+				if err != nil {
+					return nil, err
+				}
+				return reader.NarrowReader(rr, reader.SelfDescribed(sc), true, alloc), nil
+			})
+		})
+	}
 	add("pqarrow"+suffix, func(ctx context.Context) (int64, error) {
 		return readFile(path, func(f *os.File, size int64) (array.RecordReader, error) {
 			return openPqarrowFile(ctx, f)

@@ -39,6 +39,10 @@
 //	lakecat/duckdb-file     reader.Open on the data set as DuckDB writes it
 //	                        (COPY ... (FORMAT parquet, FIELD_IDS ...):
 //	                        dictionary pages, RLE levels), read from a file
+//	lakecat/duckdb-file-dictionary  the same with Options.Dictionary (the
+//	                        decoder's dictionary pages handed through)
+//	lakecat/duckdb-file-dictionary-output  the plain read's batches
+//	                        dictionary-encoded at the output (reader.NarrowReader)
 //	pqarrow/duckdb-file     pqarrow on that file
 //	duckdb/scan             DuckDB's SELECT * of that file, threads=1, every
 //	                        chunk fetched and dropped (external file cache
