@@ -55,7 +55,7 @@ func TestApplyDictionaryColumns(t *testing.T) {
 	if out.Column(2) != cols[1] && out.Column(2).Data() != cols[1].Data() {
 		t.Errorf("label is not the dictionary array passed in")
 	}
-	if got, want := recString(out), "[" + `{"added":null,"id":1,"label":"a","raw":"eA=="}` + "\n," + `{"added":null,"id":2,"label":null,"raw":"eQ=="}` + "\n," + `{"added":null,"id":3,"label":"a","raw":"eA=="}` + "\n]"; got != want {
+	if got, want := recString(out), "["+`{"added":null,"id":1,"label":"a","raw":"eA=="}`+"\n,"+`{"added":null,"id":2,"label":null,"raw":"eQ=="}`+"\n,"+`{"added":null,"id":3,"label":"a","raw":"eA=="}`+"\n]"; got != want {
 		t.Errorf("rows %s\nwant %s", got, want)
 	}
 	// The schema is cached: a second batch gets the same one.
