@@ -87,7 +87,19 @@ func fuzzRead(data []byte, mem memory.Allocator) error {
 	if f.NumRows() > 2048 {
 		return nil // a valid footer claiming many rows: reading would only fail slowly
 	}
-	br, err := f.NewBatchReader(f.Schema(), BatchOptions{BatchRows: 7, Allocator: mem})
+	if err := fuzzBatches(f, BatchOptions{BatchRows: 7, Allocator: mem}); err != nil {
+		return err
+	}
+	// Again with the string and binary columns as dictionary arrays.
+	if fields := dictionaryFieldsOf(f); len(fields) > 0 {
+		return fuzzBatches(f, BatchOptions{BatchRows: 7, Allocator: mem, DictionaryFields: fields})
+	}
+	return nil
+}
+
+// fuzzBatches reads every batch of f with opts, checking each column.
+func fuzzBatches(f *File, opts BatchOptions) error {
+	br, err := f.NewBatchReader(f.Schema(), opts)
 	if err != nil {
 		return err
 	}

@@ -50,8 +50,8 @@ type BatchOptions struct {
 	// once per chunk); any other batch (PLAIN pages, a reader with Skip)
 	// holds the distinct values of the batch in order of first
 	// appearance. The values are those of a read without it. With
-	// DictionaryFields, batches also end at row group ends. A field that
-	// is not such a column is an error.
+	// DictionaryFields and without Skip, batches also end at row group
+	// ends. A field that is not such a column is an error.
 	DictionaryFields []int
 }
 

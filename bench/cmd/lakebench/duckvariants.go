@@ -104,7 +104,7 @@ func fileVariants(cfg config, path, codec, suffix string, rows, decoded int64) (
 			return reader.Open(ctx, f, size, reader.Options{Rules: project.IcebergV2, BatchRows: batchRows, Allocator: alloc})
 		})
 	})
-	if suffix == "/duckdb-file" {
+	if suffix == "/duckdb-file" || cfg.dictionary {
 		// Options.Dictionary: the decoder's dictionary pages handed
 		// through, against the same dictionary encoding done at the
 		// output on the plain read's batches (what the option did before

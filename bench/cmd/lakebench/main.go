@@ -115,6 +115,9 @@ type config struct {
 	tableRows  int
 	// poolVariant adds the experimental variant x/lakecat/plain+pool.
 	poolVariant bool
+	// dictionary adds lakecat-dictionary and lakecat-dictionary-output
+	// to every real-writer file (-dictionary).
+	dictionary bool
 	// shapes names the shapes of the real-writer comparison (none: skip
 	// it), scale their sizes relative to issue 20's, cacheDir where their
 	// files are kept between runs.
@@ -136,6 +139,7 @@ func main() {
 		gate     = flag.Bool("gate", false, "exit 1 when evolved > 1.10× plain, plain is slower than pqarrow/serial, lakecat decodes < 1.8× faster than pqarrow on DuckDB's file (above decompression) or ORC > 1.8× Parquet")
 		only     = flag.String("only", "", "run only variants matching this regular expression")
 		keep     = flag.Bool("keep", false, "keep the generated files and print their directory")
+		dict     = flag.Bool("dictionary", false, "also time lakecat-dictionary (Options.Dictionary) and lakecat-dictionary-output (the plain read dictionary-encoded at the output) on every real-writer file")
 		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
 		shapeArg = flag.String("shapes", "narrow,plainstr,wide,lineitem,nested", "shapes of the real-writer comparison, comma separated (none: skip it; -quick skips it unless given)")
 		scale    = flag.Float64("scale", 0.2, "size of the real-writer files relative to issue 20's (narrow: 5M rows at 1)")
@@ -166,6 +170,7 @@ func main() {
 		cfg.parts = 2 * cfg.workers
 	}
 	cfg.tableRows = cfg.rows
+	cfg.dictionary = *dict
 	switch os.Getenv("LAKEBENCH_ALLOC") {
 	case "pool":
 		alloc = &poolAllocator{} // experiment: see alloc.go

@@ -70,13 +70,18 @@ func runShapes(ctx context.Context, cfg config, cpuprof string) int {
 	}
 	fmt.Printf("\nReal-writer files (scale %g of issue 20's sizes): process CPU ns/row, min / median of %d interleaved rounds; duckdb/parallel in wall-clock ns/row (%d threads)\n\n",
 		cfg.scale, cfg.runs, cfg.workers)
-	printShapes(os.Stdout, func(yield func(shapeFile, map[string]*variant) bool) {
+	each := func(yield func(shapeFile, map[string]*variant) bool) {
 		for _, r := range runs {
 			if !yield(r.f, r.vs) {
 				return
 			}
 		}
-	})
+	}
+	printShapes(os.Stdout, each)
+	if cfg.dictionary {
+		fmt.Printf("\nOptions.Dictionary on the same files, same rounds: process CPU ns/row, min / median; ratios per round, min / median\n\n")
+		printDictionary(os.Stdout, each)
+	}
 	return 0
 }
 
@@ -114,5 +119,38 @@ func printShapes(w io.Writer, rows func(yield func(shapeFile, map[string]*varian
 			cell("lakecat", false), cell("pqarrow", false), cell("duckdb/scan", false),
 			cell("duckdb/parallel", true), cell("duckdb/arrow", false), cell("floor/decompress", false),
 			ratio("lakecat", "duckdb/scan"), ratio("pqarrow", "lakecat"))
+	}
+}
+
+// printDictionary writes the dictionary table of the real-writer files
+// (-dictionary): lakecat's plain read, with Options.Dictionary, and with
+// the plain read's batches encoded at the output.
+func printDictionary(w io.Writer, rows func(yield func(shapeFile, map[string]*variant) bool)) {
+	fmt.Fprintln(w, "| shape | writer | codec | rows | lakecat | lakecat-dictionary | lakecat-dictionary-output | dictionary ÷ lakecat | dictionary ÷ output |")
+	fmt.Fprintln(w, "|---|---|---|--:|--:|--:|--:|--:|--:|")
+	for f, vs := range rows {
+		cell := func(name string) string {
+			v := vs[name]
+			if v == nil || len(v.cpu) == 0 {
+				return "—"
+			}
+			per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(v.rows) }
+			return fmt.Sprintf("%.0f / %.0f", per(best(v.cpu)), per(median(v.cpu)))
+		}
+		ratio := func(a, b string) string {
+			va, vb := vs[a], vs[b]
+			if va == nil || vb == nil || len(va.cpu) == 0 || len(vb.cpu) == 0 {
+				return "—"
+			}
+			var per []float64
+			for i := range min(len(va.cpu), len(vb.cpu)) {
+				per = append(per, float64(va.cpu[i])/float64(vb.cpu[i]))
+			}
+			slices.Sort(per)
+			return fmt.Sprintf("%.2f / %.2f", per[0], per[len(per)/2])
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", f.shape, f.writer, f.codec, f.rows,
+			cell("lakecat"), cell("lakecat-dictionary"), cell("lakecat-dictionary-output"),
+			ratio("lakecat-dictionary", "lakecat"), ratio("lakecat-dictionary", "lakecat-dictionary-output"))
 	}
 }
