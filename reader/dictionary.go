@@ -179,13 +179,13 @@ func (d *dictReader) Err() error {
 // decoder returns as dictionary arrays for a read with
 // [Options.Dictionary] (opts.dictDecode): those the plan takes as they are
 // into a top-level string or binary read field ([project.Plan.DictionaryColumns]),
-// when the read is one Parquet decoder's batches without a residual
-// filter, row selection in the decoder, equality deletes or row groups
-// decoded in parallel. It returns nil when the output encoding does it
+// when the read is Parquet without a residual filter, row selection in the
+// decoder or equality deletes (row groups decoded in parallel each take
+// them). It returns nil when the output encoding does it
 // all. The other stages pass dictionary arrays through: position deletes
 // take their indices, _pos replaces its own column.
 func decoderDictionary(dec decoder, p *project.Plan, opts Options, filter *expr.Bound, skip *roaring64.Bitmap) []int {
-	if !opts.dictDecode || filter != nil || skip != nil || opts.Workers > 1 || opts.deletes != nil && opts.deletes.hasEquality() {
+	if !opts.dictDecode || filter != nil || skip != nil || opts.deletes != nil && opts.deletes.hasEquality() {
 		return nil
 	}
 	if _, ok := dec.(parquetDecoder); !ok {

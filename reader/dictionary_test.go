@@ -385,8 +385,9 @@ func TestDictionaryRealFiles(t *testing.T) {
 		t.Run(rel, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
+			workers := 1
 			open := func(dict bool) (*arrow.Schema, []arrow.RecordBatch, error) {
-				rr, err := reader.OpenFile(context.Background(), path, reader.Options{Allocator: mem, Dictionary: dict, BatchRows: 100})
+				rr, err := reader.OpenFile(context.Background(), path, reader.Options{Allocator: mem, Dictionary: dict, BatchRows: 100, Workers: workers})
 				if err != nil {
 					return nil, nil, err
 				}
@@ -430,6 +431,16 @@ func TestDictionaryRealFiles(t *testing.T) {
 				}
 			}
 			checkIPCRoundTrip(t, mem, ds, dict)
+
+			// Row groups decoded in parallel: each takes its chunks'
+			// dictionaries.
+			workers = 2
+			ws, wdict, err := open(true)
+			if err != nil {
+				t.Fatalf("dictionary read, 2 workers: %v", err)
+			}
+			defer releaseAll(wdict)
+			checkDictionaryRead(t, mem, ps, ws, plain, wdict)
 		})
 	}
 	t.Logf("%d files read, %d with dictionary columns; %d batch columns share the previous batch's dictionary", read, withCols, shared)

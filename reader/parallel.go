@@ -266,6 +266,7 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 			}
 		}
 		starts := rowStarts(d.NumRowGroups(), d.RowGroupRows)
+		dict := decoderDictionary(dec, p, opts, filter, nil)
 		return newGroupsSource(ctx, groups, opts.Workers, budget,
 			func(ctx context.Context, g int) (batchSource, error) {
 				var skip *roaring64.Bitmap
@@ -275,7 +276,7 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 						return nil, err
 					}
 				}
-				br, err := d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem, FirstRowGroup: g, RowGroups: 1, Skip: skip})
+				br, err := d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem, FirstRowGroup: g, RowGroups: 1, Skip: skip, DictionaryFields: dict})
 				if err != nil {
 					return nil, err
 				}

@@ -94,8 +94,8 @@ type Options struct {
 	// column's string or binary values; [DictionarySchema]) in every
 	// batch, whatever the file's encoding. Rows and values are those of a
 	// read without it. A Parquet column the plan takes as it is, read
-	// without a residual filter, equality deletes, Workers > 1 or a
-	// merge, comes from the decoder: a batch of dictionary-encoded pages
+	// without a residual filter, equality deletes or a merge, comes from
+	// the decoder: a batch of dictionary-encoded pages
 	// holds the page indices over its column chunk's dictionary, one
 	// array shared by the chunk's batches (it may hold values the batch
 	// does not use), and such batches end at row group ends
