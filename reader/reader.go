@@ -95,10 +95,10 @@ type Options struct {
 	// batch, whatever the file's encoding. Rows and values are those of a
 	// read without it. A Parquet column the plan takes as it is, read
 	// without a residual filter, equality deletes or a merge, comes from
-	// the decoder: a batch of dictionary-encoded pages
-	// holds the page indices over its column chunk's dictionary, one
-	// array shared by the chunk's batches (it may hold values the batch
-	// does not use), and such batches end at row group ends
+	// the decoder: a batch of dictionary-encoded pages holds the page
+	// indices over its column chunk's dictionary, one array shared by the
+	// chunk's batches (it may hold values the batch does not use), and
+	// such batches end at row group ends
 	// ([parquet.BatchOptions.DictionaryFields]). Every other column, and
 	// every batch with PLAIN pages, is encoded as the batch comes out,
 	// after projection, deletes, the filter and merges: its dictionary
