@@ -91,7 +91,16 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 func scanStatsLine(c reader.ScanCounts) string {
 	line := fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept; row groups skipped by bloom filters %d",
 		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups+c.BytesSkippedStripes, c.RowsRead, c.RowsSelected, c.RowGroupsSkippedBloom)
-	return line + orcStatsLine(c) + pageIndexStatsLine(c)
+	return line + orcStatsLine(c) + pageIndexStatsLine(c) + paimonStatsLine(c)
+}
+
+// paimonStatsLine formats the files among those skipped that Paimon
+// manifest statistics (value or key statistics) ruled out, "" when none.
+func paimonStatsLine(c reader.ScanCounts) string {
+	if c.FilesSkippedStats == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; paimon statistics: %d files skipped", c.FilesSkippedStats)
 }
 
 // pageIndexStatsLine formats the Parquet page index counters of a
