@@ -28,9 +28,9 @@ func parseWhere(s string) (expr.Expr, error) {
 
 // runPlanWhere prints, for each live data file of the table, whether the
 // filter skips it and why, and how many row groups it keeps.
-func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) error {
+func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags, cat *catalogFlags) error {
 	tf.forListing()
-	t, err := openTable(ctx, f, path, tf, nil, 0)
+	t, err := openTableOrCatalog(ctx, f, cat, path, tf)
 	if err != nil {
 		return err
 	}
