@@ -112,7 +112,7 @@ func (t *Table) list(ctx context.Context, opts table.ScanOptions) (*scanplan.Lis
 	var byID map[int]*schema.Field // the read schema's fields by id, built once
 	return &scanplan.Listed{Listing: l, PartitionType: ptype, Prune: func(i int, filter *expr.Bound, read *schema.Schema) string {
 		if byID == nil {
-			byID = fieldsByID(read)
+			byID = read.FieldsByID()
 		}
 		return scan.fileSkip(&scan.DataFiles[i], filter, read, byID)
 	}}, nil
@@ -148,7 +148,7 @@ func (t *Table) stream(ctx context.Context, opts table.ScanOptions) (*scanplan.S
 			}
 			prune := func(filter *expr.Bound, read *schema.Schema) string {
 				if byID == nil {
-					byID = fieldsByID(read)
+					byID = read.FieldsByID()
 				}
 				return scan.fileSkip(df, filter, read, byID)
 			}
@@ -221,16 +221,3 @@ func (s *Scan) fileSkip(f *DataFile, filter *expr.Bound, read *schema.Schema, by
 // reservedFieldIDs is the lowest field id the Iceberg spec reserves for
 // metadata columns (spec, "Reserved Field IDs": 2147483447 and above).
 const reservedFieldIDs = 2147483447
-
-// fieldsByID indexes the fields of s, at any depth, by field id (the first
-// of a duplicated id).
-func fieldsByID(s *schema.Schema) map[int]*schema.Field {
-	m := map[int]*schema.Field{}
-	schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
-		if _, dup := m[f.ID]; !dup && f.ID != schema.NoID {
-			m[f.ID] = f
-		}
-		return true
-	})
-	return m
-}
