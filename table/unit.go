@@ -7,6 +7,7 @@ import (
 
 	"github.com/lakecat/lakecat"
 	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // UnitVersion is the version of the JSON encoding of a [Unit] that
@@ -50,6 +51,11 @@ type Unit struct {
 	Index, Count int
 	// Options are the scan's options.
 	Options UnitOptions
+	// OutputSchema is the schema the scan's rows are returned in: its
+	// tasks' read schema without the columns only the filter uses
+	// ([Listing.OutputSchema]). It is nil for a unit of a whole scan
+	// (Paimon, Hudi), whose listing tells it once planned.
+	OutputSchema *schema.Schema
 	// Iceberg is the Iceberg part of the unit, nil for other formats.
 	Iceberg *IcebergUnit
 }
@@ -145,18 +151,27 @@ func (u UnitOptions) ScanOptions(format FormatOptions, warn func(string)) (ScanO
 
 // unitJSON is the encoding of a Unit.
 type unitJSON struct {
-	Version  int          `json:"version"`
-	Format   Format       `json:"format"`
-	Location string       `json:"location"`
-	Index    int          `json:"index"`
-	Count    int          `json:"count"`
-	Options  UnitOptions  `json:"options"`
-	Iceberg  *IcebergUnit `json:"iceberg,omitempty"`
+	Version  int             `json:"version"`
+	Format   Format          `json:"format"`
+	Location string          `json:"location"`
+	Index    int             `json:"index"`
+	Count    int             `json:"count"`
+	Options  UnitOptions     `json:"options"`
+	Output   json.RawMessage `json:"output-schema,omitempty"`
+	OutputP  json.RawMessage `json:"output-schema-paimon,omitempty"`
+	Iceberg  *IcebergUnit    `json:"iceberg,omitempty"`
 }
 
 // MarshalJSON encodes u as a JSON object with "version" [UnitVersion].
 func (u Unit) MarshalJSON() ([]byte, error) {
-	return json.Marshal(unitJSON{Version: UnitVersion, Format: u.Format, Location: u.Location, Index: u.Index, Count: u.Count, Options: u.Options, Iceberg: u.Iceberg})
+	j := unitJSON{Version: UnitVersion, Format: u.Format, Location: u.Location, Index: u.Index, Count: u.Count, Options: u.Options, Iceberg: u.Iceberg}
+	if u.OutputSchema != nil {
+		var err error
+		if j.Output, j.OutputP, err = marshalSchema(u.OutputSchema); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(j)
 }
 
 // UnmarshalJSON decodes what [Unit.MarshalJSON] writes. JSON that is not a
@@ -179,5 +194,12 @@ func (u *Unit) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("%w: index %d of %d units", ErrInvalidUnit, j.Index, j.Count)
 	}
 	*u = Unit{Format: j.Format, Location: j.Location, Index: j.Index, Count: j.Count, Options: j.Options, Iceberg: j.Iceberg}
+	if len(j.Output) > 0 || len(j.OutputP) > 0 {
+		out, err := parseSchema(j.Output, j.OutputP)
+		if err != nil {
+			return fmt.Errorf("%w: output schema: %w", ErrInvalidUnit, err)
+		}
+		u.OutputSchema = out
+	}
 	return nil
 }

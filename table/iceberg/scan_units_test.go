@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
 	"github.com/lakecat/lakecat/table/iceberg"
@@ -28,6 +29,13 @@ func unitsJSON(ctx context.Context, fsys storage.FS, sc table.Scan) (string, int
 		if u.Index != i || u.Count != len(units) {
 			return "unit numbering", 0
 		}
+		l, err := sc.Files(ctx)
+		if err != nil {
+			return "error: " + err.Error(), 0
+		}
+		if a, b := mustSchema(u.OutputSchema), mustSchema(l.OutputSchema); a != b {
+			return "output schema " + a + ", listing's " + b, 0
+		}
 		b, err := json.Marshal(u)
 		if err != nil {
 			return "encode unit: " + err.Error(), 0
@@ -35,6 +43,9 @@ func unitsJSON(ctx context.Context, fsys storage.FS, sc table.Scan) (string, int
 		var back table.Unit
 		if err := json.Unmarshal(b, &back); err != nil {
 			return "decode unit: " + err.Error(), 0
+		}
+		if a, b := mustSchema(back.OutputSchema), mustSchema(u.OutputSchema); a != b {
+			return "output schema through JSON " + a + ", was " + b, 0
 		}
 		for task, err := range open.UnitTasks(ctx, fsys, back, nil) {
 			if err != nil {
@@ -184,7 +195,8 @@ func TestScanUnitsBig(t *testing.T) {
 }
 
 // TestUnitErrors: units that do not fit are table.ErrInvalidUnit, from
-// the JSON decoder or from planning; a list-only scan makes none.
+// the JSON decoder or from planning; a list-only scan makes none; columns
+// and a filter that do not bind fail Units, before any worker plans.
 func TestUnitErrors(t *testing.T) {
 	ctx := context.Background()
 	tbl, err := open.Open(ctx, iceberg.BigTable(), "mem/big")
@@ -193,6 +205,12 @@ func TestUnitErrors(t *testing.T) {
 	}
 	if _, err := tbl.NewScan(table.ScanOptions{ListOnly: true}).Units(ctx); !errors.Is(err, table.ErrListOnly) {
 		t.Errorf("list only: %v", err)
+	}
+	if _, err := tbl.NewScan(table.ScanOptions{Filter: expr.Compare("nope", expr.Lt, 5)}).Units(ctx); !errors.Is(err, expr.ErrUnknownColumn) {
+		t.Errorf("unknown filter column: %v", err)
+	}
+	if _, err := tbl.NewScan(table.ScanOptions{Columns: []string{"nope"}}).Units(ctx); err == nil {
+		t.Errorf("unknown column: no error")
 	}
 	units, err := tbl.NewScan(table.ScanOptions{UnitBytes: -1, Filter: expr.Compare("j", expr.Lt, 5)}).Units(ctx)
 	if err != nil {
@@ -235,4 +253,12 @@ func TestUnitErrors(t *testing.T) {
 	if err := first(u); !errors.Is(err, table.ErrInvalidUnit) {
 		t.Errorf("format options: %v", err)
 	}
+}
+
+func mustSchema(s *schema.Schema) string {
+	b, err := schema.MarshalIcebergSchema(s)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }

@@ -78,7 +78,7 @@ func (t *Table) NewScan(opts table.ScanOptions) table.Scan {
 		return t.list(ctx, opts)
 	}, func(ctx context.Context) (*scanplan.Stream, error) {
 		return t.stream(ctx, opts)
-	}, func(ctx context.Context, base table.UnitOptions) ([]table.Unit, error) {
+	}, func(ctx context.Context, base table.UnitOptions) (*scanplan.Stream, []table.Unit, error) {
 		return t.units(ctx, opts, base)
 	})
 }

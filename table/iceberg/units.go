@@ -14,18 +14,19 @@ import (
 // units makes the planning units of a scan of t with opts (base: its
 // options as unit options): the manifest list read and pruned as
 // [Table.Plan] does, its data manifests grouped in order into runs of at
-// most opts.UnitBytes bytes, each unit carrying every delete manifest.
-func (t *Table) units(ctx context.Context, opts table.ScanOptions, base table.UnitOptions) ([]table.Unit, error) {
+// most opts.UnitBytes bytes, each unit carrying every delete manifest; and
+// the scan's listing without files.
+func (t *Table) units(ctx context.Context, opts table.ScanOptions, base table.UnitOptions) (*scanplan.Stream, []table.Unit, error) {
 	o, err := scanplan.Options[Options](table.Iceberg, opts.Options)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s, manifests, _, err := t.start(ctx, scanOptions(opts, o))
 	if err != nil || s.Snapshot == nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s.ReadSchema == nil {
-		return nil, fmt.Errorf("iceberg: %s: %w: no current schema", t.MetadataPath, table.ErrInvalidUnit)
+		return nil, nil, fmt.Errorf("iceberg: %s: %w: no current schema", t.MetadataPath, table.ErrInvalidUnit)
 	}
 	// The unit pins the snapshot and the read schema: its worker does not
 	// choose them again.
@@ -57,7 +58,7 @@ func (t *Table) units(ctx context.Context, opts table.ScanOptions, base table.Un
 			Iceberg: &table.IcebergUnit{MetadataPath: t.MetadataPath, Root: t.Root, Version: t.Version, Guessed: t.Guessed,
 				SnapshotID: s.Snapshot.SnapshotID, SchemaID: s.ReadSchema.ID, Manifests: refs, DeleteManifests: deletes}}
 	}
-	return units, nil
+	return &scanplan.Stream{Listing: s.listing(), PartitionType: s.PartitionType(s.ReadSchema)}, units, nil
 }
 
 // UnitTasks plans the Iceberg planning unit u ([table.Scan.Units]) on

@@ -132,9 +132,10 @@ func New(fsys storage.FS, format table.Format, location string, opts table.ScanO
 // time: the scan's Tasks takes them from stream (on every call) and yields
 // each file's tasks as its file arrives, the tasks Plan gives from list.
 // units, when not nil, makes the scan's planning units from the scan's
-// options as [table.UnitOptions] (see [table.Scan.Units]); nil makes one
-// unit of the whole scan.
-func NewStreaming(fsys storage.FS, format table.Format, location string, opts table.ScanOptions, list func(ctx context.Context) (*Listed, error), stream func(ctx context.Context) (*Stream, error), units func(ctx context.Context, base table.UnitOptions) ([]table.Unit, error)) table.Scan {
+// options as [table.UnitOptions] (see [table.Scan.Units]), with a
+// [Stream] without Files whose listing gives the units their output
+// schema; nil makes one unit of the whole scan.
+func NewStreaming(fsys storage.FS, format table.Format, location string, opts table.ScanOptions, list func(ctx context.Context) (*Listed, error), stream func(ctx context.Context) (*Stream, error), units func(ctx context.Context, base table.UnitOptions) (*Stream, []table.Unit, error)) table.Scan {
 	return &scan{fsys: fsys, format: format, location: location, opts: opts, list: list, stream: stream, units: units}
 }
 
@@ -145,7 +146,7 @@ type scan struct {
 	opts     table.ScanOptions
 	list     func(ctx context.Context) (*Listed, error)
 	stream   func(ctx context.Context) (*Stream, error) // nil: Tasks yields Plan's tasks
-	units    func(ctx context.Context, base table.UnitOptions) ([]table.Unit, error)
+	units    func(ctx context.Context, base table.UnitOptions) (*Stream, []table.Unit, error)
 
 	once    sync.Once
 	listing *table.Listing
@@ -212,9 +213,22 @@ func (s *scan) Units(ctx context.Context) ([]table.Unit, error) {
 	if s.units == nil {
 		return []table.Unit{{Format: s.format, Location: s.location, Count: 1, Options: base}}, nil
 	}
-	units, err := s.units(ctx, base)
+	st, units, err := s.units(ctx, base)
 	if err != nil {
 		return nil, fmt.Errorf("%s table %s: %w", s.format, s.location, err)
+	}
+	if len(units) == 0 {
+		return nil, nil
+	}
+	// The columns and the filter are checked here, before any worker
+	// plans, and give the units their output schema.
+	l := st.Listing
+	l.Format, l.Location = s.format, s.location
+	if _, err := prepare(l, st.PartitionType, s.opts); err != nil {
+		return nil, err
+	}
+	for i := range units {
+		units[i].OutputSchema = l.OutputSchema
 	}
 	return units, nil
 }
