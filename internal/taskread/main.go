@@ -10,9 +10,9 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
