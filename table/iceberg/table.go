@@ -3,6 +3,7 @@ package iceberg
 import (
 	"context"
 	"errors"
+	"iter"
 	"time"
 
 	"github.com/lakecat/lakecat/expr"
@@ -77,6 +78,8 @@ func (t *Table) NewScan(opts table.ScanOptions) table.Scan {
 		return t.list(ctx, opts)
 	}, func(ctx context.Context) (*scanplan.Stream, error) {
 		return t.stream(ctx, opts)
+	}, func(ctx context.Context, base table.UnitOptions) (*scanplan.Stream, []table.Unit, error) {
+		return t.units(ctx, opts, base)
 	})
 }
 
@@ -132,6 +135,11 @@ func (t *Table) stream(ctx context.Context, opts table.ScanOptions) (*scanplan.S
 	if err != nil {
 		return nil, err
 	}
+	return t.streamOf(scan, opts, files), nil
+}
+
+// streamOf is the stream of the scan's data files files.
+func (t *Table) streamOf(scan *Scan, opts table.ScanOptions, files iter.Seq2[*DataFile, error]) *scanplan.Stream {
 	ignored := scan.ignoreDeletes(opts)
 	ptype := scan.PartitionType(scan.ReadSchema)
 	var byID map[int]*schema.Field // the read schema's fields by id, built once
@@ -156,7 +164,7 @@ func (t *Table) stream(ctx context.Context, opts table.ScanOptions) (*scanplan.S
 				return
 			}
 		}
-	}}, nil
+	}}
 }
 
 // ignoreDeletes reports whether the scan's delete files are left out of
