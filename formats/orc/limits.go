@@ -35,6 +35,11 @@ const (
 	defaultBlockSize = 256 << 10
 	// defaultBatchRows is the batch size when BatchOptions.BatchRows is 0.
 	defaultBatchRows = 64 << 10
+	// maxPositions caps the stream positions of one row index entry: a
+	// column has at most three positioned streams of at most four
+	// positions each (a compressed boolean stream: chunk, offset in the
+	// chunk, bytes and bits consumed).
+	maxPositions = 64
 	// maxBatchRows caps BatchOptions.BatchRows.
 	maxBatchRows = 1 << 24
 )
