@@ -243,3 +243,92 @@ func TestSeekRealFiles(t *testing.T) {
 		t.Errorf("too little seeking: %d files, %d rows", tot.files, tot.seekedRows)
 	}
 }
+
+// TestSeekCorruptPositions: row index positions that do not fit the
+// streams (an offset past a stream's end, an offset past the chunk's
+// decompressed bytes, a run position above any run, a bit past a byte)
+// are ErrCorrupt errors naming the file, not panics; positions of another
+// shape leave the column to be decoded and dropped.
+func TestSeekCorruptPositions(t *testing.T) {
+	const name = "TestOrcFile.testSeek.orc"
+	data, err := os.ReadFile(filepath.Join(realDir(t), "apache-orc", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(data), int64(len(data)), WithFileName(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Column 4 (int1: PRESENT absent; DATA: chunk, offset, values) and
+	// column 1 (boolean1: DATA chunk, offset, bytes, bits).
+	cases := []struct {
+		col, pos int
+		v        uint64
+		want     string
+	}{
+		{4, 0, 1 << 40, "beyond the stream's"},
+		{4, 1, 1 << 30, "in a chunk of"},
+		{4, 2, 1 << 20, "values in a run"},
+		{1, 3, 9, "bit 9 in a byte"},
+	}
+	for _, c := range cases {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		br, err := f.NewBatchReader(nil, BatchOptions{Allocator: mem, Skip: []RowRange{{0, 2000}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := br.loadStripe(0); err != nil {
+			t.Fatal(err)
+		}
+		br.stripe = 1
+		br.index.pos[c.col][2][c.pos] = c.v
+		_, err = br.Next(context.Background())
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("column %d position %d = %d: %v, want ErrCorrupt naming %s and %q", c.col, c.pos, c.v, err, name, c.want)
+		}
+		br.Close()
+		mem.AssertSize(t, 0)
+	}
+	// One position too many in one entry: the column decodes and drops.
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	want, err := readSkipping(f, mem, 0, []RowRange{{0, 2000}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.release()
+	br, err := f.NewBatchReader(nil, BatchOptions{Allocator: mem, Skip: []RowRange{{0, 2000}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	if err := br.loadStripe(0); err != nil {
+		t.Fatal(err)
+	}
+	br.stripe = 1
+	br.index.pos[4][3] = append(br.index.pos[4][3], 0)
+	br.seekCols = br.seekCols[:0]
+	for _, c := range br.cols {
+		br.seekCols = append(br.seekCols, seekable(c, br.index))
+	}
+	intSeekable := br.seekCols[3]
+	got := &seekRead{}
+	for {
+		rec, err := br.Next(context.Background())
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.recs = append(got.recs, rec)
+		got.starts = append(got.starts, br.BatchStart())
+	}
+	defer got.release()
+	if err := sameReads(got, want); err != nil {
+		t.Error(err)
+	}
+	if c := br.SkipCounts(); c.RowsDropped != 2000 || c.RowsSeeked != 0 || intSeekable {
+		t.Errorf("counts %+v, int1 seekable %v; want 2000 rows dropped by int1", c, intSeekable)
+	}
+}
