@@ -332,3 +332,40 @@ func TestSeekCorruptPositions(t *testing.T) {
 		t.Errorf("counts %+v, int1 seekable %v; want 2000 rows dropped by int1", c, intSeekable)
 	}
 }
+
+// BenchmarkSeekRowGroups reads apache/orc's demo-12-zlib.orc (1,920,800
+// rows, 193 row groups of 10,000) keeping one row group in ten, seeking
+// over the others or decoding and dropping them; cpu-ns/op is the
+// process's user and system CPU time per read.
+func BenchmarkSeekRowGroups(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(realDir(b), "apache-orc", "examples", "demo-12-zlib.orc"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	keep := make([][]bool, f.NumStripes())
+	stride := f.RowIndexStride()
+	for i := range keep {
+		keep[i] = make([]bool, (f.StripeRows(i)+stride-1)/stride)
+		for g := range keep[i] {
+			keep[i][g] = g%10 == 5
+		}
+	}
+	skip := groupSkips(f, keep)
+	for _, mode := range []string{"seek", "drop"} {
+		b.Run(mode, func(b *testing.B) {
+			start := cpuTime()
+			for range b.N {
+				r, err := readSkipping(f, memory.DefaultAllocator, 0, skip, mode == "drop")
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.release()
+			}
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
