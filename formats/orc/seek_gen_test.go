@@ -172,7 +172,8 @@ func (g *genFile) stream(c *genCol, kind uint64, enc int, signed bool) *pstream 
 
 // genSeekFile writes a file of rows rows in row groups of stride rows with
 // a long, a boolean, a tinyint, a double, a direct and a dictionary
-// string, a decimal, a timestamp, a list, a map and a struct column, all
+// string, a decimal, a timestamp, a list, a map, a struct and a union
+// column, all
 // but the first with nulls, in RLE v1 or v2, with codec comp (chunks of
 // block bytes).
 func genSeekFile(t *testing.T, rows, stride int, v2 bool, comp uint64, block int, seed uint64) []byte {
@@ -182,7 +183,7 @@ func genSeekFile(t *testing.T, rows, stride int, v2 bool, comp uint64, block int
 	if v2 {
 		direct, dictEnc = encDirectV2, encDictionaryV2
 	}
-	names := []string{"id", "b", "t", "d", "s", "k", "dec", "ts", "l", "m", "st"}
+	names := []string{"id", "b", "t", "d", "s", "k", "dec", "ts", "l", "m", "st", "u"}
 	root := g.add(fxType{kind: kStruct, names: names}, encDirect)
 	_ = root
 	idC := g.add(fxType{kind: kLong}, direct)
@@ -229,7 +230,14 @@ func genSeekFile(t *testing.T, rows, stride int, v2 bool, comp uint64, block int
 	sbC := withPresent(fxType{kind: kString}, direct)
 	sbData := g.stream(sbC.c, sData, encRaw, false)
 	sbLen := g.stream(sbC.c, sLength, encIntRLE, false)
-	root.t.sub = []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 14}
+	uC := withPresent(fxType{kind: kUnion, sub: []uint32{18, 19}}, encDirect)
+	uTag := g.stream(uC.c, sData, encByteRLE, false)
+	uiC := withPresent(fxType{kind: kInt}, direct)
+	uiS := g.stream(uiC.c, sData, encIntRLE, true)
+	usC := withPresent(fxType{kind: kString}, direct)
+	usData := g.stream(usC.c, sData, encRaw, false)
+	usLen := g.stream(usC.c, sLength, encIntRLE, false)
+	root.t.sub = []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 14, 17}
 
 	dict := []string{"apple", "banana", "cherry", "a much longer dictionary entry than sixteen bytes", "", "z"}
 	kC.c.dict = uint64(len(dict))
@@ -305,6 +313,19 @@ func genSeekFile(t *testing.T, rows, stride int, v2 bool, comp uint64, block int
 			}
 			if present(sbC, 0.3) {
 				str(sbData, sbLen, fmt.Sprintf("s%d", r%7))
+			}
+		}
+		if present(uC, nullP) {
+			if rng.IntN(2) == 0 {
+				uTag.putByte(0)
+				if present(uiC, 0.3) {
+					uiS.putInt(int64(-r))
+				}
+			} else {
+				uTag.putByte(1)
+				if present(usC, 0.3) {
+					str(usData, usLen, fmt.Sprintf("u%d", r))
+				}
 			}
 		}
 	}
@@ -450,7 +471,8 @@ func (g *genFile) bytes(t *testing.T, comp uint64, block, stride int, dict []str
 
 // TestSeekGenerated: on generated files of every column kind the decoder
 // seeks (nulls in PRESENT streams, direct and dictionary strings,
-// decimals, timestamps, booleans, tinyints, doubles, lists, maps, structs;
+// decimals, timestamps, booleans, tinyints, doubles, lists, maps, structs,
+// unions;
 // RLE v1 and v2; uncompressed and in chunks that straddle row groups),
 // seeking gives exactly the batches of decoding and dropping, every
 // column seeks, and the whole file reads back its generated ids.
@@ -472,7 +494,7 @@ func TestSeekGenerated(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if len(all.recs) != 1 || all.recs[0].NumRows() != 2345 {
+		if len(all.recs) != 1 || all.recs[0].NumRows() != 2345 || all.recs[0].NumCols() != 12 {
 			t.Fatalf("%s: %d batches", name, len(all.recs))
 		}
 		ids := all.recs[0].Column(0)
