@@ -176,7 +176,7 @@ func (g *genFile) stream(c *genCol, kind uint64, enc int, signed bool) *pstream 
 // column, all
 // but the first with nulls, in RLE v1 or v2, with codec comp (chunks of
 // block bytes).
-func genSeekFile(t *testing.T, rows, stride int, v2 bool, comp uint64, block int, seed uint64) []byte {
+func genSeekFile(t testing.TB, rows, stride int, v2 bool, comp uint64, block int, seed uint64) []byte {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	g := &genFile{rows: rows, v2: v2}
 	direct, dictEnc := uint64(encDirect), uint64(encDictionary)
@@ -334,7 +334,7 @@ func genSeekFile(t *testing.T, rows, stride int, v2 bool, comp uint64, block int
 
 // bytes assembles the file: the index section (one ROW_INDEX stream per
 // column), the data streams, the stripe footer, footer and postscript.
-func (g *genFile) bytes(t *testing.T, comp uint64, block, stride int, dict []string) []byte {
+func (g *genFile) bytes(t testing.TB, comp uint64, block, stride int, dict []string) []byte {
 	fx := &fxFile{comp: comp, block: block}
 	type out struct {
 		kind, col uint64
