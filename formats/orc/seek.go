@@ -27,10 +27,6 @@ type stripeIndex struct {
 	pos        map[int][][]uint64 // column → row group → positions
 }
 
-// maxSeekValues caps the encoder position of one stream: a run of any
-// run-length encoding holds at most 512 values.
-const maxSeekValues = 1024
-
 // fits reports whether column col has one entry of n positions per row
 // group (the first may have none: see seekColumn).
 func (x *stripeIndex) fits(col, n int) bool {
