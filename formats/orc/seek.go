@@ -444,12 +444,17 @@ func (r *BatchReader) readIndex(i int, sf *stripeFooter, st *stripe) (*stripeInd
 	x := &stripeIndex{st: st, compressed: r.dec.kind != compNone, stride: stride,
 		groups: int((rows + stride - 1) / stride), pos: map[int][][]uint64{}}
 	off, end := si.offset, si.offset+si.indexLength
+	footOff := end + si.dataLength
 	for _, s := range sf.streams {
 		soff := off
-		off += s.length
 		if soff >= end {
 			break
 		}
+		if s.length > footOff-soff {
+			return nil, &CorruptError{File: r.f.name, Offset: int64(footOff), Section: fmt.Sprintf("stripe %d footer", i),
+				Err: fmt.Errorf("%s stream of column %d (%d bytes) beyond the stripe", streamName(s.kind), s.column, s.length)}
+		}
+		off += s.length
 		col := int(min(s.column, 1<<31))
 		if s.kind != sRowIndex || !r.needed[col] {
 			continue
@@ -457,9 +462,6 @@ func (r *BatchReader) readIndex(i int, sf *stripeFooter, st *stripe) (*stripeInd
 		section := fmt.Sprintf("stripe %d column %d ROW_INDEX stream", i, s.column)
 		cerr := func(err error) error {
 			return &CorruptError{File: r.f.name, Offset: int64(soff), Section: section, Err: err}
-		}
-		if s.length > end-soff {
-			return nil, cerr(fmt.Errorf("%d bytes beyond the index section", s.length))
 		}
 		if int64(s.length) > r.f.limits.FooterBytes {
 			return nil, cerr(fmt.Errorf("%w: %d bytes above %d", ErrTooLarge, s.length, r.f.limits.FooterBytes))
