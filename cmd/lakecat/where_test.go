@@ -160,7 +160,7 @@ func TestCatStatsORC(t *testing.T) {
 	dir := testutil.RealDir(t, "apache-orc", "examples")
 	for _, c := range []struct{ file, where, out, stats string }{
 		{"TestOrcFile.testPredicatePushdown.orc", "int1 = 300300", `{"int1":300300,"string1":"271a"}` + "\n",
-			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 0; rows 1000 decoded, 1 kept; row groups skipped by bloom filters 0; stripes 1 read, 0 skipped; orc row groups 1 read, 3 skipped (0 by bloom filters)\n"},
+			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 0; rows 1000 decoded, 1 kept; row groups skipped by bloom filters 0; stripes 1 read, 0 skipped; orc row groups 1 read, 3 skipped (0 by bloom filters); row index: 2500 rows skipped (0 decoded and dropped), 10642 bytes not decompressed\n"},
 		{"TestOrcFile.testStripeLevelStats.orc", "int1 = 3 and string1 = 'three'", strings.Repeat(`{"int1":3,"string1":"three"}`+"\n", 1000),
 			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 415; rows 1000 decoded, 1000 kept; row groups skipped by bloom filters 0; stripes 1 read, 2 skipped; orc row groups 1 read, 0 skipped (0 by bloom filters)\n"},
 	} {
