@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -124,6 +125,15 @@ type leafReader struct {
 	nulls      int     // flat optional columns: null entries in the batch
 	hint       [3]int  // sizes of the last batch's buffers, reserved up front
 	keepLevels bool    // collect bdef/brep: nested leaves and leaves whose levels a struct needs
+
+	// validTo is the number of the batch's entries whose validity bits
+	// are written (flat optional columns); the entries after it up to
+	// entries are all non-null and their bits are set only when a null
+	// follows them (setValid) or the batch ends with nulls (fillValid).
+	validTo int
+	// pageFull is set when every entry of the current page is defined
+	// (flat optional columns).
+	pageFull bool
 
 	// Row selection scratch (see takeMasked): the kept levels, value keep
 	// bytes, dictionary indexes, plain values and byte-array offsets.
@@ -424,6 +434,7 @@ func (lr *leafReader) setupPage(pg pq.Page) (err error) {
 	lr.pos, lr.vpos = 0, 0
 	lr.def, lr.rep = nil, nil
 	lr.idx, lr.raw, lr.offs = nil, nil, nil
+	lr.pageFull = false
 	if lr.maxDef > 0 {
 		lr.def = pg.DefinitionLevels()
 	}
@@ -485,7 +496,35 @@ func (lr *leafReader) setupPage(pg pq.Page) (err error) {
 	if defined != nvals {
 		return lr.corrupt("levels define %d values, the page holds %d", defined, nvals)
 	}
+	lr.pageFull = defined == lr.nEntries
 	return nil
+}
+
+// setValid records the validity of the len(d) entries of a flat optional
+// column that start at entry base of the batch, cnt of which equal md (are
+// defined), and counts their nulls. Entries without a null among them
+// write no bits: the bits of a stretch of non-null entries are set a word
+// at a time, and only when a null follows it in the batch (the bitmap of a
+// batch without nulls is dropped).
+func (lr *leafReader) setValid(base int, d []byte, md byte, cnt int) {
+	if cnt == len(d) {
+		return
+	}
+	lr.fillValid(base)
+	if cnt > 0 {
+		setValidity(lr.valid.b.Bytes(), base, d, md)
+	}
+	lr.validTo = base + len(d)
+	lr.nulls += len(d) - cnt
+}
+
+// fillValid sets the validity bits of the non-null entries from validTo up
+// to entry n of the batch.
+func (lr *leafReader) fillValid(n int) {
+	if n > lr.validTo {
+		bitutil.SetBitsTo(lr.valid.b.Bytes(), int64(lr.validTo), int64(n-lr.validTo), true)
+	}
+	lr.validTo = n
 }
 
 func (lr *leafReader) loadDictionary(dict pq.Dictionary) error {
@@ -647,11 +686,11 @@ func (lr *leafReader) takeFlat(start, end int) error {
 	base := lr.entries - n
 	d := lr.def[start:end]
 	md := lr.maxDef
-	cnt := bytes.Count(d, []byte{md})
-	if cnt > 0 {
-		setValidity(lr.valid.b.Bytes(), base, d, md)
+	cnt := n
+	if !lr.pageFull {
+		cnt = bytes.Count(d, []byte{md})
 	}
-	lr.nulls += n - cnt
+	lr.setValid(base, d, md, cnt)
 	c := lr.conv
 	if c.variable() {
 		if err := lr.takeDense(cnt); err != nil {
