@@ -806,11 +806,11 @@ func (lr *leafReader) takeDense(cnt int) error {
 // byte cap), then one pass of copies into the data grown once. The data
 // is grown by shortSlack bytes more than its values need (then given
 // back), so that a short value can be stored as one fixed-size block. A
-// dictionary of strings of at most 32 bytes (dictShort) is read as blocks beside their lengths, one load per index
-// for the length and one for the bytes; in other dictionaries, values of at
-// most gatherSlack bytes are moved as one block (loadDictionary leaves
-// gatherSlack bytes past the dictionary data) and longer values are copied
-// by length.
+// dictionary of strings of at most 32 bytes (dictShort) is read as blocks
+// beside their lengths, one load per index for the length and one for the
+// bytes; in other dictionaries, values of at most gatherSlack bytes are
+// moved as one block (loadDictionary leaves gatherSlack bytes past the
+// dictionary data) and longer values are copied by length.
 func (lr *leafReader) gatherVar(idx []int32) error {
 	nd := uint32(len(lr.dictOffs) - 1)
 	var total int
@@ -920,8 +920,7 @@ func shortTotal(short []shortValue, idx []int32) (int, error) {
 // (which has 32 bytes of room past their total) and the offset after each,
 // plus base, into out: the first 16 bytes of each block when wide is
 // false (every string is at most 16 bytes long), the whole block when it
-// is set. Every index
-// is in range (shortTotal checked them).
+// is set. Every index is in range (shortTotal checked them).
 func gatherShort(data []byte, out []int32, short []shortValue, idx []int32, base int32, wide bool) {
 	p := 0
 	out = out[:len(idx)]
