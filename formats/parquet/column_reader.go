@@ -112,7 +112,10 @@ type leafReader struct {
 	// its length (nil otherwise): see gatherVar.
 	dictShort []shortValue
 	shortWide bool // dictShort holds strings longer than 16 bytes
-	bools     []byte
+	// shortLen is the length of every string of dictShort when they all
+	// have the same length of at most 16 bytes, -1 otherwise.
+	shortLen int
+	bools    []byte
 
 	// Batch output.
 	bdef, brep []byte
@@ -553,9 +556,12 @@ func (lr *leafReader) loadDictionary(dict pq.Dictionary) error {
 			lr.dictOffs = append(lr.dictOffs, 0)
 		}
 		short := lr.dictShort[:0]
-		lr.dictShort = nil
+		lr.dictShort, lr.shortLen = nil, -1
 		if l := maxLength(lr.dictOffs); n <= maxShortDictValues && l >= 0 && l <= 32 {
 			lr.dictShort, lr.shortWide = shortValues(short, lr.dictData, lr.dictOffs), l > 16
+			if l <= 16 && n > 0 && int(lr.dictOffs[n]-lr.dictOffs[0]) == n*l {
+				lr.shortLen = l // no value is shorter than l
+			}
 		}
 	default:
 		w := c.width
@@ -810,14 +816,20 @@ func (lr *leafReader) takeDense(cnt int) error {
 // beside their lengths, one load per index for the length and one for the
 // bytes; in other dictionaries, values of at most gatherSlack bytes are
 // moved as one block (loadDictionary leaves gatherSlack bytes past the
-// dictionary data) and longer values are copied by length.
+// dictionary data) and longer values are copied by length. When every
+// string of a dictionary has the same length (codes, flags), the total
+// needs no pass over the indexes, which are checked while gathering
+// (gatherEqual).
 func (lr *leafReader) gatherVar(idx []int32) error {
 	nd := uint32(len(lr.dictOffs) - 1)
 	var total int
 	var err error
-	if lr.dictShort != nil {
+	switch {
+	case lr.shortLen >= 0 && lr.dictShort != nil:
+		total = len(idx) * lr.shortLen // indexes checked while gathering
+	case lr.dictShort != nil:
 		total, err = shortTotal(lr.dictShort, idx)
-	} else {
+	default:
 		do := lr.dictOffs
 		for _, x := range idx {
 			if uint32(x) >= nd {
@@ -837,6 +849,12 @@ func (lr *leafReader) gatherVar(idx []int32) error {
 	out := arrow.Int32Traits.CastFromBytes(lr.voffs.extend(4 * len(idx)))
 	out = out[:len(idx)]
 	base := int32(lr.vdata.n - total)
+	if lr.shortLen >= 0 && lr.dictShort != nil {
+		if err := gatherEqual(data, out, lr.dictShort, idx, base, lr.shortLen); err != nil {
+			return lr.corrupt("%v", err)
+		}
+		return nil
+	}
 	if lr.dictShort != nil {
 		gatherShort(data, out, lr.dictShort, idx, base, lr.shortWide)
 		return nil
@@ -939,4 +957,23 @@ func gatherShort(data []byte, out []int32, short []shortValue, idx []int32, base
 		p += int(v.n)
 		out[i] = base + int32(p)
 	}
+}
+
+// gatherEqual is gatherShort for a dictionary whose strings all have
+// length l (at most 16 bytes): the offsets follow from l, and each index
+// is checked as it is read; an index out of range is an error (the values
+// before it are written).
+func gatherEqual(data []byte, out []int32, short []shortValue, idx []int32, base int32, l int) error {
+	nd := uint32(len(short))
+	p := 0
+	out = out[:len(idx)]
+	for i, x := range idx {
+		if uint32(x) >= nd {
+			return errDictIndex(x, nd)
+		}
+		*(*[16]byte)(data[p : p+16]) = *(*[16]byte)(short[x].b[:16])
+		p += l
+		out[i] = base + int32(p)
+	}
+	return nil
 }

@@ -93,15 +93,24 @@ type dictRow struct {
 // value with pqarrow's, at several batch sizes.
 func TestDictionaryPagesAgree(t *testing.T) {
 	for _, maxLen := range []int{40, 33, 32, 17, 16, 15, 1, 0} {
-		t.Run(fmt.Sprint(maxLen), func(t *testing.T) { testDictionaryPagesAgree(t, maxLen) })
+		t.Run(fmt.Sprint(maxLen), func(t *testing.T) { testDictionaryPagesAgree(t, maxLen, false) })
+	}
+	for _, l := range []int{1, 3, 16, 17} {
+		t.Run(fmt.Sprint("equal", l), func(t *testing.T) { testDictionaryPagesAgree(t, l, true) })
 	}
 }
 
-func testDictionaryPagesAgree(t *testing.T, maxLen int) {
+// testDictionaryPagesAgree is TestDictionaryPagesAgree for strings of 0
+// to maxLen bytes, or, when equal is set, of strings of maxLen bytes only
+// (gatherEqual for at most 16).
+func testDictionaryPagesAgree(t *testing.T, maxLen int, equal bool) {
 	rng := rand.New(rand.NewPCG(7, uint64(maxLen)))
 	words := make([]string, maxLen+1)
 	for i := range words {
 		words[i] = strings.Repeat(string(rune('a'+i%26)), i)
+		if equal {
+			words[i] = fmt.Sprintf("%0*d", maxLen, i)[:maxLen]
+		}
 	}
 	rows := make([]dictRow, 5000)
 	for i := range rows {
@@ -197,6 +206,22 @@ func TestGatherShort(t *testing.T) {
 		}
 		if _, err := shortTotal(short, []int32{-1}); err == nil {
 			t.Fatalf("max %d: index -1 accepted", maxLen)
+		}
+	}
+	// Strings of one length: the offsets follow from it.
+	data := []byte("AAABBBCCC")
+	short := shortValues(nil, data, []int32{0, 3, 6, 9})
+	out := make([]byte, 4*3+shortSlack)
+	o := make([]int32, 4)
+	if err := gatherEqual(out, o, short, []int32{2, 0, 0, 1}, 7, 3); err != nil {
+		t.Fatal(err)
+	}
+	if string(out[:12]) != "CCCAAAAAABBB" || !slices.Equal(o, []int32{10, 13, 16, 19}) {
+		t.Fatalf("gatherEqual: %q %v", out[:12], o)
+	}
+	for _, bad := range []int32{3, -1} {
+		if err := gatherEqual(out, o, short, []int32{0, bad}, 0, 3); err == nil {
+			t.Fatalf("gatherEqual: index %d accepted", bad)
 		}
 	}
 	if maxLength([]int32{0, 5, 3}) != -1 {
