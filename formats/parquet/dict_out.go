@@ -143,10 +143,7 @@ func (lr *leafReader) takeIndices(start, end int) (bool, error) {
 	if lr.maxDef > 0 {
 		dl = lr.def[start:end]
 		cnt = bytes.Count(dl, []byte{lr.maxDef})
-		if cnt > 0 {
-			setValidity(lr.valid.b.Bytes(), base, dl, lr.maxDef)
-		}
-		lr.nulls += n - cnt
+		lr.setValid(base, dl, lr.maxDef, cnt)
 	}
 	v0 := lr.vpos
 	if v0+cnt > len(lr.idx) {
@@ -205,6 +202,7 @@ func (lr *leafReader) dictToValues() error {
 	dd := dict.Buffers()[2].Bytes()
 	var bits []byte
 	if lr.maxDef > 0 && lr.nulls > 0 {
+		lr.fillValid(n)
 		bits = lr.valid.b.Bytes()
 	}
 	total := 0
@@ -256,6 +254,7 @@ func (br *BatchReader) buildDictLeaf(sn *selNode) (arrow.ArrayData, error) {
 	}
 	var bm *memory.Buffer
 	if nulls > 0 {
+		lr.fillValid(n)
 		bm = lr.valid.take()
 		bm.ResizeNoShrink(int(bitutil.BytesForBits(int64(n))))
 		defer bm.Release()
