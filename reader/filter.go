@@ -50,6 +50,8 @@ const (
 	pageIndexRowsSkipped
 	pageIndexPagesSkipped
 	filesSkippedStats
+	// Parquet pages not read (filter_pageindex.go).
+	pageIndexBytesSkipped
 	numCounters
 )
 
@@ -103,6 +105,13 @@ type ScanCounts struct {
 	// ruled out by their manifest entry's value or key statistics (see
 	// paimon.Scan.ValueStats and paimon.Scan.KeyStats), not opened.
 	FilesSkippedStats int64
+
+	// PageIndexBytesSkipped is the compressed size (page headers
+	// included) of the Parquet data pages, of every column read, that
+	// were neither read nor decompressed because the rows the page index
+	// ruled out (with the rows deleted, when the decoder leaves those out
+	// too) held every row of them.
+	PageIndexBytesSkipped int64
 }
 
 // Counts returns the counters.
@@ -120,7 +129,8 @@ func (s *ScanStats) Counts() ScanCounts {
 		StripesRead:           s.c[stripesRead].Load(), StripesSkipped: s.c[stripesSkipped].Load(), BytesSkippedStripes: s.c[bytesSkippedStripes].Load(),
 		OrcRowGroupsRead: s.c[orcRowGroupsRead].Load(), OrcRowGroupsSkipped: s.c[orcRowGroupsSkipped].Load(), OrcBloomSkipped: s.c[orcBloomSkipped].Load(),
 		PageIndexRowsSkipped: s.c[pageIndexRowsSkipped].Load(), PageIndexPagesSkipped: s.c[pageIndexPagesSkipped].Load(),
-		FilesSkippedStats: s.c[filesSkippedStats].Load(),
+		FilesSkippedStats:     s.c[filesSkippedStats].Load(),
+		PageIndexBytesSkipped: s.c[pageIndexBytesSkipped].Load(),
 	}
 }
 
@@ -316,6 +326,8 @@ type rowGroupsSource struct {
 	// slices of one range of file rows ([batchSplitter]).
 	split bool
 	sp    batchSplitter
+	// stats counts the pages the batch readers did not read (nil: none).
+	stats *ScanStats
 }
 
 func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -346,6 +358,7 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		b, err := s.cur.Next(ctx)
 		if errors.Is(err, io.EOF) {
 			s.done += s.cur.RowsDone()
+			countSeeked(s.cur, s.stats)
 			s.cur.Close()
 			s.cur = nil
 			continue
@@ -382,6 +395,7 @@ func (s *rowGroupsSource) rowsDone() int64 {
 func (s *rowGroupsSource) Close() error {
 	s.sp.release()
 	if s.cur != nil {
+		countSeeked(s.cur, s.stats)
 		err := s.cur.Close()
 		s.cur = nil
 		return err

@@ -197,9 +197,10 @@ func (s *batchSplitter) release() {
 // set whose batches each hold one range of file rows: BatchStart is the
 // file row of the first row of the batch Next returned last.
 type pageSkipReader struct {
-	br   *parquet.BatchReader
-	sp   batchSplitter
-	last int64
+	br    *parquet.BatchReader
+	sp    batchSplitter
+	last  int64
+	stats *ScanStats // counts the pages br did not read
 }
 
 func (r *pageSkipReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -220,7 +221,14 @@ func (r *pageSkipReader) BatchStart() int64 { return r.last }
 
 func (r *pageSkipReader) Close() error {
 	r.sp.release()
+	countSeeked(r.br, r.stats)
 	return r.br.Close()
+}
+
+// countSeeked adds the pages br did not read, all of whose rows its skip
+// set held ([parquet.BatchReader.Seeked]), to stats.
+func countSeeked(br *parquet.BatchReader, stats *ScanStats) {
+	stats.add(pageIndexBytesSkipped, br.Seeked().Bytes)
 }
 
 // withPageSkips adds the rows of s's row groups that the page index of g
@@ -233,6 +241,7 @@ func (s *rowGroupsSource) withPageSkips(g *rowGroupFilter, stats *ScanStats) err
 	if err != nil || pages == nil {
 		return err
 	}
+	s.stats = stats
 	if s.skip != nil {
 		s.skip = roaring64.Or(s.skip, pages)
 		return nil

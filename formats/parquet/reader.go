@@ -77,6 +77,7 @@ type BatchReader struct {
 	runs    []rowRun
 	ranges  []RowRange
 	mask    []uint8
+	endRG   int // the row group past the last selected
 }
 
 // NewBatchReader returns a reader of the columns in proj, a pruned copy of
@@ -126,7 +127,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		}
 	}
 	pool := recycle.New(mem, 0)
-	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left, first: next, next: next}
+	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left, first: next, next: next, endRG: first + count}
 	if opts.Skip != nil && !opts.Skip.IsEmpty() {
 		br.startSkip(opts.Skip)
 	}
@@ -155,6 +156,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		for _, lr := range br.readers {
 			lr.pf = pf
 			lr.rg = first
+			lr.skip = br.skip
 		}
 	}
 	return br, nil
@@ -319,6 +321,10 @@ func (br *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			if covered == br.left {
 				// Every row left is skipped.
+				if err := br.countUnread(); err != nil {
+					br.err = err
+					return nil, err
+				}
 				br.next += br.left
 				br.left = 0
 				br.ranges = br.ranges[:0]
