@@ -546,6 +546,13 @@ type FilePruning struct {
 	// groups (its constants; an ORC or Avro file by the columns it lacks),
 	// as [ScanCounts] count them.
 	BytesSkipped int64
+
+	// PageIndexPages and PageIndexRows count, within the row groups kept,
+	// the pages of the filter's columns and the rows the Parquet page
+	// index rules out, as [ScanCounts] count them; PageIndexBytes is the
+	// compressed size of the data pages of the columns read that are
+	// then not read (every row of them ruled out).
+	PageIndexPages, PageIndexRows, PageIndexBytes int64
 }
 
 // ManifestsSkipped returns how many Iceberg data manifests the filter
@@ -636,6 +643,9 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		out.Reason = "row group statistics"
 	}
 	out.RowGroupsSkippedBloom = int(c.RowGroupsSkippedBloom)
+	if err := pagePruning(&out, g, pd.File, p, o, kept); err != nil {
+		return FilePruning{}, withFile(f.Path, err)
+	}
 	return out, nil
 }
 

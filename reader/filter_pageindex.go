@@ -9,6 +9,7 @@ import (
 
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -247,5 +248,24 @@ func (s *rowGroupsSource) withPageSkips(g *rowGroupFilter, stats *ScanStats) err
 		return nil
 	}
 	s.skip, s.split = pages, true
+	return nil
+}
+
+// pagePruning sets the page index counts of out: what the page index of
+// g rules out within the kept row groups of a Parquet file pf read with
+// plan p and options o.
+func pagePruning(out *FilePruning, g *rowGroupFilter, pf *parquet.File, p *project.Plan, o Options, kept []int) error {
+	var st ScanStats
+	skip, err := g.groupsPageSkips(kept, &st)
+	if err != nil || skip == nil {
+		return err
+	}
+	c := st.Counts()
+	out.PageIndexPages, out.PageIndexRows = c.PageIndexPagesSkipped, c.PageIndexRowsSkipped
+	sc, err := pf.PagesSkipped(p.FileProjection(), parquet.BatchOptions{FirstRowGroup: o.firstRowGroup, RowGroups: o.rowGroups, Skip: skip})
+	if err != nil {
+		return err
+	}
+	out.PageIndexBytes = sc.Bytes
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/lakecat/lakecat/expr"
@@ -38,6 +39,7 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 	fmt.Fprintln(tw, "PATH\tREAD\tROW GROUPS\tBYTES SKIPPED\tWHY")
 	var files, skipped, groups, kept, bloom, pstats int
 	var bytes int64
+	var pageLines []string
 	for i, tfile := range t.Files {
 		pr, err := t.Prune(ctx, i)
 		if err != nil {
@@ -61,9 +63,17 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 			rg = fmt.Sprintf("%d/%d", pr.RowGroupsKept, pr.RowGroups)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", tfile.Path, read, rg, pr.BytesSkipped, dash(pr.Reason))
+		if pr.PageIndexRows > 0 {
+			pageLines = append(pageLines, fmt.Sprintf("page index: %s: %d pages, %d rows skipped, %d bytes not read\n", tfile.Path, pr.PageIndexPages, pr.PageIndexRows, pr.PageIndexBytes))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, l := range pageLines {
+		if _, err := io.WriteString(f.Stdout, l); err != nil {
+			return err
+		}
 	}
 	// Files of the manifests the partition summaries ruled out are not
 	// listed, but counted skipped, as cat --stats counts them.
@@ -100,7 +110,7 @@ func pageIndexStatsLine(c reader.ScanCounts) string {
 	if c.PageIndexRowsSkipped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; page index: %d pages, %d rows skipped", c.PageIndexPagesSkipped, c.PageIndexRowsSkipped)
+	return fmt.Sprintf("; page index: %d pages, %d rows skipped, %d bytes not read", c.PageIndexPagesSkipped, c.PageIndexRowsSkipped, c.PageIndexBytesSkipped)
 }
 
 // orcStatsLine formats the ORC counters of a filtered scan, "" when it

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
+
+	"github.com/lakecat/lakecat/schema"
 )
 
 // Seeking by the offset index (Parquet format, PageIndex.md): a data page
@@ -286,4 +288,46 @@ func (lr *leafReader) checkSeekedPage() error {
 		return lr.corrupt("row group %d: data page at offset %d holds %d rows, its offset index says %d", lr.rg-1, p.offset, got, p.rows)
 	}
 	return nil
+}
+
+// PagesSkipped returns the data pages that a batch reader of the columns
+// in proj with opts ([File.NewBatchReader]) would not read because
+// opts.Skip holds every row of them, without reading any page: the offset
+// index of each column chunk of the selected row groups is read. It
+// returns zero counts when opts.Skip is nil or empty. The errors are
+// those of NewBatchReader, and a corrupt offset index's [*CorruptError].
+func (f *File) PagesSkipped(proj *schema.Schema, opts BatchOptions) (SeekCounts, error) {
+	var c SeekCounts
+	if opts.Skip == nil || opts.Skip.IsEmpty() || seekOff {
+		return c, nil
+	}
+	br, err := f.NewBatchReader(proj, opts)
+	if err != nil {
+		return c, err
+	}
+	defer br.Close()
+	for rg := opts.FirstRowGroup; rg < br.endRG; rg++ {
+		start := f.rowGroupStart(rg)
+		rows := f.meta.RowGroups[rg].NumRows
+		if rows <= 0 || skipCount(opts.Skip, start, start+rows) == 0 {
+			continue
+		}
+		for _, lr := range br.readers {
+			locs, err := f.offsetIndexAt(rg, lr.col)
+			if err != nil {
+				return SeekCounts{}, err
+			}
+			for i, pl := range locs {
+				end := rows
+				if i+1 < len(locs) {
+					end = locs[i+1].FirstRowIndex
+				}
+				if skipCount(opts.Skip, start+pl.FirstRowIndex, start+end) == end-pl.FirstRowIndex {
+					c.Pages++
+					c.Bytes += int64(pl.CompressedPageSize)
+				}
+			}
+		}
+	}
+	return c, nil
 }

@@ -189,6 +189,9 @@ func TestSeekSkippedPages(t *testing.T) {
 					if sc.Pages != int64(len(ranges)) || sc.Bytes != size {
 						t.Errorf("Seeked %+v; want %d pages, %d bytes", sc, len(ranges), size)
 					}
+					if ps, err := f.PagesSkipped(f.Schema(), BatchOptions{Skip: skip, Allocator: mem}); err != nil || ps != sc {
+						t.Errorf("PagesSkipped %+v, %v; want %+v", ps, err, sc)
+					}
 				})
 			}
 		}
