@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/compress/gzip"
@@ -302,20 +303,29 @@ func hasOffsetIndex(f *File) bool {
 // in place (edit must keep the encoding's length).
 func damageOffsetIndex(t *testing.T, data []byte, col int, edit func(locs []pageLocation)) []byte {
 	t.Helper()
-	f := openBytes(t, data)
+	out := damageOffsetIndexOf(data, col, edit)
+	if out == nil {
+		t.Fatal("the offset index could not be changed in place")
+	}
+	return out
+}
+
+// damageOffsetIndexOf is damageOffsetIndex, nil when it fails.
+func damageOffsetIndexOf(data []byte, col int, edit func(locs []pageLocation)) []byte {
+	f, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil
+	}
 	cc := f.meta.RowGroups[0].Columns[col]
 	off, n := cc.OffsetIndexOffset.V, int64(cc.OffsetIndexLength.V)
 	var oi offsetIndex
 	if err := decodeThrift(data[off:off+n], &oi); err != nil {
-		t.Fatal(err)
+		return nil
 	}
 	edit(oi.PageLocations)
 	b, err := thrift.Marshal(new(thrift.CompactProtocol), &oi)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if int64(len(b)) != n {
-		t.Fatalf("re-encoded offset index of %d bytes, was %d", len(b), n)
+	if err != nil || int64(len(b)) != n {
+		return nil
 	}
 	out := slices.Clone(data)
 	copy(out[off:], b)
@@ -350,4 +360,60 @@ func TestSeekCorruptOffsetIndex(t *testing.T) {
 		}
 		mem.AssertSize(t, 0)
 	}
+}
+
+// smallSeekFile is seekFile's shape in 600 rows, row groups of 200 and
+// pages of 128 bytes: a fuzz seed.
+func smallSeekFile(t testing.TB) []byte {
+	rows := make([]seekRow, 600)
+	for r := range rows {
+		row := seekRow{K: int64(r), D: fmt.Sprintf("d%d", r%5)}
+		if r%3 != 0 {
+			v := int32(r)
+			row.V = &v
+		}
+		for k := 0; k < r%3; k++ {
+			row.Xs = append(row.Xs, int32(r+k))
+		}
+		rows[r] = row
+	}
+	return writeRows(t, rows, pq.MaxRowsPerRowGroup(200), pq.PageBufferSize(128), pq.Compression(&snappy.Codec{}))
+}
+
+// FuzzSeekOffsetIndex reads arbitrary bytes as a Parquet file with a skip
+// set that rules out whole pages, so that every offset index is
+// consulted, and counts the pages skipped: no panic, no leak, only typed
+// errors. Seeds: a file with offset indexes of several pages per chunk,
+// and copies with a page location overlapping the page before it and
+// outside its chunk.
+func FuzzSeekOffsetIndex(f *testing.F) {
+	good := smallSeekFile(f)
+	f.Add(good)
+	for _, edit := range []func([]pageLocation){
+		func(l []pageLocation) { l[1].Offset = l[0].Offset + 1 },
+		func(l []pageLocation) { l[len(l)-1].CompressedPageSize++ },
+	} {
+		if b := damageOffsetIndexOf(good, 0, edit); b != nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		fl, err := Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		if fl.NumRows() > 2048 {
+			return
+		}
+		skip := rangesSkip(fl.NumRows(), 3, 5, 250, 260)
+		if _, err := fl.PagesSkipped(fl.Schema(), BatchOptions{Skip: skip, Allocator: mem}); err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+			t.Fatalf("PagesSkipped: untyped error: %v", err)
+		}
+		_, _, err = readSkipping(fl, mem, 7, BatchOptions{}, skip)
+		if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) && !strings.Contains(err.Error(), "is skipped but read") {
+			t.Fatalf("untyped error: %v", err)
+		}
+	})
 }
