@@ -38,6 +38,15 @@ type BatchOptions struct {
 	// at or past the selected row groups' end are ignored. The bitmap is
 	// read, never changed, and must not change while the reader is in
 	// use.
+	//
+	// In a column chunk with an offset index (Parquet format,
+	// PageIndex.md), a data page all of whose rows Skip holds is neither
+	// read nor decompressed: the chunk is read as ranged reads of the
+	// bytes before its first data page (the dictionary page) and of the
+	// pages it still needs, and [BatchReader.Seeked] counts the pages
+	// left. Each column decides on its own. A page location outside its
+	// chunk or overlapping the page before it, or a page read that does
+	// not hold the rows its location says, is a [*CorruptError].
 	Skip *roaring64.Bitmap
 }
 
