@@ -333,8 +333,10 @@ func damageOffsetIndexOf(data []byte, col int, edit func(locs []pageLocation)) [
 }
 
 // TestSeekCorruptOffsetIndex: a page location outside its column chunk,
-// or overlapping the page before it, is ErrCorrupt naming the file when
-// the reader seeks; without a skip set the offset index is not read.
+// or overlapping the page before it, first rows that do not go up from
+// 0, or a page read that holds other rows than its location says, is
+// ErrCorrupt naming the file when the reader seeks; without a skip set
+// the offset index is not read.
 func TestSeekCorruptOffsetIndex(t *testing.T) {
 	data := seekFile(t, &snappy.Codec{})
 	for name, edit := range map[string]func([]pageLocation){
@@ -344,6 +346,9 @@ func TestSeekCorruptOffsetIndex(t *testing.T) {
 		"past the next page":    func(l []pageLocation) { l[1].CompressedPageSize += 3 },
 		"rows not going up":     func(l []pageLocation) { l[3].FirstRowIndex = l[2].FirstRowIndex },
 		"first row not at zero": func(l []pageLocation) { l[0].FirstRowIndex = 1 },
+		// Rows 100..109 lie in page 1, read, which the index now says
+		// holds one row more than it does.
+		"rows shifted": func(l []pageLocation) { l[2].FirstRowIndex++ },
 	} {
 		bad := damageOffsetIndex(t, data, 0, edit)
 		f, err := Open(bytes.NewReader(bad), int64(len(bad)), WithName("bad.parquet"))
