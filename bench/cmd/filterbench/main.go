@@ -71,7 +71,9 @@ func run(rows, groups, runs int, keep string) error {
 		dir = d
 	}
 	path := filepath.Join(dir, "sorted.parquet")
+	layout := "kept from an earlier run (written as that run's flags said)"
 	if _, err := os.Stat(path); err != nil {
+		layout = fmt.Sprintf("page index %v, pages of %d bytes", pageIndex, pageBytes)
 		start := time.Now()
 		if err := write(path, rows, groups); err != nil {
 			return err
@@ -112,7 +114,7 @@ func run(rows, groups, runs int, keep string) error {
 		}
 	}
 	base := vs[0]
-	fmt.Printf("file: %d rows, %d row groups, %d bytes, page index %v, pages of %d bytes\n\n", rows, groups, st.Size(), pageIndex, pageBytes)
+	fmt.Printf("file: %d rows, %d row groups, %d bytes, %s\n\n", rows, groups, st.Size(), layout)
 	fmt.Println("| read | filter | rows | row groups read | bytes read | bytes vs unfiltered | best time | time vs unfiltered | median CPU | CPU vs unfiltered |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, v := range vs {
