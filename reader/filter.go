@@ -551,7 +551,8 @@ type FilePruning struct {
 	// the pages of the filter's columns and the rows the Parquet page
 	// index rules out, as [ScanCounts] count them; PageIndexBytes is the
 	// compressed size of the data pages of the columns read that are
-	// then not read (every row of them ruled out).
+	// then not read (every row of them ruled out). Only
+	// [Table.PrunePages] sets them.
 	PageIndexPages, PageIndexRows, PageIndexBytes int64
 }
 
@@ -567,8 +568,22 @@ func (t *Table) ManifestsSkipped() (manifests int, files int64) {
 // (an index into Files): the whole file, from its constants (no I/O) or the
 // columns it lacks, or some of its Parquet row groups, from their
 // statistics. It reads the file's footer. Without a filter every file may
-// match.
+// match. The page index counts of the result are zero; [Table.PrunePages]
+// sets them.
 func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
+	return t.prune(ctx, i, false)
+}
+
+// PrunePages is [Table.Prune] that also reports, for a Parquet file,
+// what the page index skips within the row groups kept
+// ([FilePruning.PageIndexPages], PageIndexRows, PageIndexBytes): it reads
+// the column and offset indexes of the filter's columns and the offset
+// indexes of the columns read, never a data page.
+func (t *Table) PrunePages(ctx context.Context, i int) (FilePruning, error) {
+	return t.prune(ctx, i, true)
+}
+
+func (t *Table) prune(ctx context.Context, i int, pages bool) (FilePruning, error) {
 	f := t.Files[i]
 	filter := t.listing.Filter
 	if filter == nil {
@@ -643,8 +658,10 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		out.Reason = "row group statistics"
 	}
 	out.RowGroupsSkippedBloom = int(c.RowGroupsSkippedBloom)
-	if err := pagePruning(&out, g, pd.File, p, o, kept); err != nil {
-		return FilePruning{}, withFile(f.Path, err)
+	if pages {
+		if err := pagePruning(&out, g, pd.File, p, o, kept); err != nil {
+			return FilePruning{}, withFile(f.Path, err)
+		}
 	}
 	return out, nil
 }

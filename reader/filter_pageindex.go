@@ -223,6 +223,7 @@ func (r *pageSkipReader) BatchStart() int64 { return r.last }
 func (r *pageSkipReader) Close() error {
 	r.sp.release()
 	countSeeked(r.br, r.stats)
+	r.stats = nil // counted once
 	return r.br.Close()
 }
 

@@ -41,7 +41,7 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 	var bytes int64
 	var pageLines []string
 	for i, tfile := range t.Files {
-		pr, err := t.Prune(ctx, i)
+		pr, err := t.PrunePages(ctx, i)
 		if err != nil {
 			return err
 		}
