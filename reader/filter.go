@@ -235,7 +235,7 @@ func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *sch
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	g := &rowGroupFilter{file: pf, filter: filter, read: read, readByID: idIndex(read), resolvedByID: idIndex(resolved), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID, equalities: hasEqualities(filter)}
+	g := &rowGroupFilter{file: pf, filter: filter, read: read, readByID: read.FieldsByID(), resolvedByID: resolved.FieldsByID(), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID, equalities: hasEqualities(filter)}
 	g.pageIDs = g.filterPageIDs()
 	return g
 }
@@ -671,7 +671,7 @@ func (t *Table) prune(ctx context.Context, i int, pages bool) (FilePruning, erro
 // initial-default or null); the fields the file has may match anything.
 func lackingMayMatch(filter *expr.Bound, dec decoder, p *project.Plan, o Options) bool {
 	read := p.ReadSchema()
-	readByID, fileByID := idIndex(read), idIndex(p.FileSchema())
+	readByID, fileByID := read.FieldsByID(), p.FileSchema().FieldsByID()
 	top := map[int]bool{}
 	for _, fl := range read.Fields {
 		top[fl.ID] = true
@@ -691,17 +691,3 @@ type emptySource struct{}
 
 func (emptySource) Next(context.Context) (arrow.RecordBatch, error) { return nil, io.EOF }
 func (emptySource) Close() error                                    { return nil }
-
-// idIndex maps the field ids of s (at any depth) to their fields. It walks
-// s read-only: [schema.Schema.FindByID] fills a cache on first use, which
-// the workers of a scan sharing one read schema must not race on.
-func idIndex(s *schema.Schema) map[int]*schema.Field {
-	m := map[int]*schema.Field{}
-	schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
-		if _, dup := m[f.ID]; !dup && f.ID != schema.NoID {
-			m[f.ID] = f
-		}
-		return true
-	})
-	return m
-}

@@ -37,7 +37,7 @@ func newStripeFilter(of *orc.File, filter *expr.Bound, resolved, read *schema.Sc
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	g := &stripeFilter{file: of, filter: filter, readByID: idIndex(read), resolvedByID: idIndex(resolved),
+	g := &stripeFilter{file: of, filter: filter, readByID: read.FieldsByID(), resolvedByID: resolved.FieldsByID(),
 		fields: fileFields(resolved, of.Schema()), topLevel: top, constants: constants, posID: posID,
 		starts: rowStarts(of.NumStripes(), of.StripeRows)}
 	for _, id := range filter.FieldIDs() {

@@ -29,9 +29,9 @@ func parseWhere(s string) (expr.Expr, error) {
 
 // runPlanWhere prints, for each live data file of the table, whether the
 // filter skips it and why, and how many row groups it keeps.
-func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) error {
+func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags, cat *catalogFlags) error {
 	tf.forListing()
-	t, err := openTable(ctx, f, path, tf, nil, 0)
+	t, err := openTableOrCatalog(ctx, f, cat, path, tf)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,16 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 func scanStatsLine(c reader.ScanCounts) string {
 	line := fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept; row groups skipped by bloom filters %d",
 		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups+c.BytesSkippedStripes, c.RowsRead, c.RowsSelected, c.RowGroupsSkippedBloom)
-	return line + orcStatsLine(c) + pageIndexStatsLine(c)
+	return line + orcStatsLine(c) + pageIndexStatsLine(c) + paimonStatsLine(c)
+}
+
+// paimonStatsLine formats the files among those skipped that Paimon
+// manifest statistics (value or key statistics) ruled out, "" when none.
+func paimonStatsLine(c reader.ScanCounts) string {
+	if c.FilesSkippedStats == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; paimon statistics: %d files skipped", c.FilesSkippedStats)
 }
 
 // pageIndexStatsLine formats the Parquet page index counters of a
