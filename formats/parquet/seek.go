@@ -122,9 +122,10 @@ func skipCount(skip *roaring64.Bitmap, lo, hi int64) int64 {
 // reader's current chunk, of row group lr.rg), which data pages the skip
 // set rules out whole. It returns the needed segments of the chunk (the
 // bytes before the first data page, which hold the dictionary page, then
-// the kept pages, adjacent ones merged) and the chunk's pages, or nil
-// segments when the chunk is read whole: no skip set, no rows of the
-// chunk in it, no offset index, or no page ruled out. A page location
+// the kept pages, adjacent ones merged; none at all when every page is
+// ruled out) and the chunk's pages, or nil segments when the chunk is
+// read whole: no skip set, no rows of the chunk in it, no offset index,
+// or no page ruled out. A page location
 // outside the chunk, before the previous page's end, or pages whose rows
 // are not those of the row group give a [*CorruptError] naming the file.
 func (lr *leafReader) planSeek(start, size int64) ([]segment, *chunkSeek, error) {
