@@ -54,6 +54,8 @@ const (
 	orcRowIndexRowsSkipped
 	orcRowIndexRowsDecoded
 	orcRowIndexBytesSkipped
+	// Parquet pages not read (filter_pageindex.go).
+	pageIndexBytesSkipped
 	numCounters
 )
 
@@ -118,6 +120,12 @@ type ScanCounts struct {
 	// over, not decompressed nor decoded, plus the data section of each
 	// stripe whose row groups were all ruled out (not read).
 	OrcRowIndexRowsSkipped, OrcRowIndexRowsDecoded, OrcRowIndexBytesSkipped int64
+	// PageIndexBytesSkipped is the compressed size (page headers
+	// included) of the Parquet data pages, of every column read, that
+	// were neither read nor decompressed because the rows the page index
+	// ruled out (with the rows deleted, when the decoder leaves those out
+	// too) held every row of them.
+	PageIndexBytesSkipped int64
 }
 
 // Counts returns the counters.
@@ -139,6 +147,7 @@ func (s *ScanStats) Counts() ScanCounts {
 
 		OrcRowIndexRowsSkipped: s.c[orcRowIndexRowsSkipped].Load(), OrcRowIndexRowsDecoded: s.c[orcRowIndexRowsDecoded].Load(),
 		OrcRowIndexBytesSkipped: s.c[orcRowIndexBytesSkipped].Load(),
+		PageIndexBytesSkipped:   s.c[pageIndexBytesSkipped].Load(),
 	}
 }
 
@@ -334,6 +343,8 @@ type rowGroupsSource struct {
 	// slices of one range of file rows ([batchSplitter]).
 	split bool
 	sp    batchSplitter
+	// stats counts the pages the batch readers did not read (nil: none).
+	stats *ScanStats
 }
 
 func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -364,6 +375,7 @@ func (s *rowGroupsSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		b, err := s.cur.Next(ctx)
 		if errors.Is(err, io.EOF) {
 			s.done += s.cur.RowsDone()
+			countSeeked(s.cur, s.stats)
 			s.cur.Close()
 			s.cur = nil
 			continue
@@ -400,6 +412,7 @@ func (s *rowGroupsSource) rowsDone() int64 {
 func (s *rowGroupsSource) Close() error {
 	s.sp.release()
 	if s.cur != nil {
+		countSeeked(s.cur, s.stats)
 		err := s.cur.Close()
 		s.cur = nil
 		return err
@@ -558,6 +571,13 @@ type FilePruning struct {
 	// index.
 	OrcRowGroups, OrcRowGroupsKept int
 	OrcRowsSkipped                 int64
+	// PageIndexPages and PageIndexRows count, within the row groups kept,
+	// the pages of the filter's columns and the rows the Parquet page
+	// index rules out, as [ScanCounts] count them; PageIndexBytes is the
+	// compressed size of the data pages of the columns read that are
+	// then not read (every row of them ruled out). Only
+	// [Table.PrunePages] sets them.
+	PageIndexPages, PageIndexRows, PageIndexBytes int64
 }
 
 // ManifestsSkipped returns how many Iceberg data manifests the filter
@@ -572,8 +592,22 @@ func (t *Table) ManifestsSkipped() (manifests int, files int64) {
 // (an index into Files): the whole file, from its constants (no I/O) or the
 // columns it lacks, or some of its Parquet row groups, from their
 // statistics. It reads the file's footer. Without a filter every file may
-// match.
+// match. The page index counts of the result are zero; [Table.PrunePages]
+// sets them.
 func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
+	return t.prune(ctx, i, false)
+}
+
+// PrunePages is [Table.Prune] that also reports, for a Parquet file,
+// what the page index skips within the row groups kept
+// ([FilePruning.PageIndexPages], PageIndexRows, PageIndexBytes): it reads
+// the column and offset indexes of the filter's columns and the offset
+// indexes of the columns read, never a data page.
+func (t *Table) PrunePages(ctx context.Context, i int) (FilePruning, error) {
+	return t.prune(ctx, i, true)
+}
+
+func (t *Table) prune(ctx context.Context, i int, pages bool) (FilePruning, error) {
 	f := t.Files[i]
 	filter := t.listing.Filter
 	if filter == nil {
@@ -652,6 +686,11 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 		out.Reason = "row group statistics"
 	}
 	out.RowGroupsSkippedBloom = int(c.RowGroupsSkippedBloom)
+	if pages {
+		if err := pagePruning(&out, g, pd.File, p, o, kept); err != nil {
+			return FilePruning{}, withFile(f.Path, err)
+		}
+	}
 	return out, nil
 }
 

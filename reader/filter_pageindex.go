@@ -9,6 +9,7 @@ import (
 
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/project"
 	"github.com/lakecat/lakecat/schema"
 )
 
@@ -197,9 +198,10 @@ func (s *batchSplitter) release() {
 // set whose batches each hold one range of file rows: BatchStart is the
 // file row of the first row of the batch Next returned last.
 type pageSkipReader struct {
-	br   *parquet.BatchReader
-	sp   batchSplitter
-	last int64
+	br    *parquet.BatchReader
+	sp    batchSplitter
+	last  int64
+	stats *ScanStats // counts the pages br did not read
 }
 
 func (r *pageSkipReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -220,7 +222,15 @@ func (r *pageSkipReader) BatchStart() int64 { return r.last }
 
 func (r *pageSkipReader) Close() error {
 	r.sp.release()
+	countSeeked(r.br, r.stats)
+	r.stats = nil // counted once
 	return r.br.Close()
+}
+
+// countSeeked adds the pages br did not read, all of whose rows its skip
+// set held ([parquet.BatchReader.Seeked]), to stats.
+func countSeeked(br *parquet.BatchReader, stats *ScanStats) {
+	stats.add(pageIndexBytesSkipped, br.Seeked().Bytes)
 }
 
 // withPageSkips adds the rows of s's row groups that the page index of g
@@ -233,10 +243,30 @@ func (s *rowGroupsSource) withPageSkips(g *rowGroupFilter, stats *ScanStats) err
 	if err != nil || pages == nil {
 		return err
 	}
+	s.stats = stats
 	if s.skip != nil {
 		s.skip = roaring64.Or(s.skip, pages)
 		return nil
 	}
 	s.skip, s.split = pages, true
+	return nil
+}
+
+// pagePruning sets the page index counts of out: what the page index of
+// g rules out within the kept row groups of a Parquet file pf read with
+// plan p and options o.
+func pagePruning(out *FilePruning, g *rowGroupFilter, pf *parquet.File, p *project.Plan, o Options, kept []int) error {
+	var st ScanStats
+	skip, err := g.groupsPageSkips(kept, &st)
+	if err != nil || skip == nil {
+		return err
+	}
+	c := st.Counts()
+	out.PageIndexPages, out.PageIndexRows = c.PageIndexPagesSkipped, c.PageIndexRowsSkipped
+	sc, err := pf.PagesSkipped(p.FileProjection(), parquet.BatchOptions{FirstRowGroup: o.firstRowGroup, RowGroups: o.rowGroups, Skip: skip})
+	if err != nil {
+		return err
+	}
+	out.PageIndexBytes = sc.Bytes
 	return nil
 }

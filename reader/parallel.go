@@ -283,7 +283,7 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 				if skip == nil {
 					return br, nil
 				}
-				return &pageSkipReader{br: br}, nil
+				return &pageSkipReader{br: br, stats: opts.Stats}, nil
 			},
 			func(g int) int64 { return starts[g] })
 	case orcDecoder:

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/lakecat/lakecat/expr"
@@ -40,8 +41,9 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags, 
 	var bytes int64
 	var rowIndex []string // ORC files some of whose row groups the row index rules out
 	var rowIndexGroups int
+	var pageLines []string
 	for i, tfile := range t.Files {
-		pr, err := t.Prune(ctx, i)
+		pr, err := t.PrunePages(ctx, i)
 		if err != nil {
 			return err
 		}
@@ -67,9 +69,17 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags, 
 			rowIndex = append(rowIndex, fmt.Sprintf("row index: %s: row groups %d/%d kept, %d rows skipped", tfile.Path, pr.OrcRowGroupsKept, pr.OrcRowGroups, pr.OrcRowsSkipped))
 			rowIndexGroups += pr.OrcRowGroups - pr.OrcRowGroupsKept
 		}
+		if pr.PageIndexRows > 0 {
+			pageLines = append(pageLines, fmt.Sprintf("page index: %s: %d pages, %d rows skipped, %d bytes not read\n", tfile.Path, pr.PageIndexPages, pr.PageIndexRows, pr.PageIndexBytes))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, l := range pageLines {
+		if _, err := io.WriteString(f.Stdout, l); err != nil {
+			return err
+		}
 	}
 	// Files of the manifests the partition summaries ruled out are not
 	// listed, but counted skipped, as cat --stats counts them.
@@ -134,7 +144,7 @@ func pageIndexStatsLine(c reader.ScanCounts) string {
 	if c.PageIndexRowsSkipped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; page index: %d pages, %d rows skipped", c.PageIndexPagesSkipped, c.PageIndexRowsSkipped)
+	return fmt.Sprintf("; page index: %d pages, %d rows skipped, %d bytes not read", c.PageIndexPagesSkipped, c.PageIndexRowsSkipped, c.PageIndexBytesSkipped)
 }
 
 // orcStatsLine formats the ORC counters of a filtered scan, "" when it

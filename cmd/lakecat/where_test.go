@@ -192,7 +192,7 @@ func TestCatWhereBloom(t *testing.T) {
 func TestCatWherePageIndex(t *testing.T) {
 	file := filepath.Join(testutil.RealDir(t), "parquet-testing", "data", "int32_with_null_pages.parquet")
 	out, errOut, code := runCLI(t, "cat", file, "--where", "int32_field is not null", "--stats", "--format", "jsonl")
-	want := "lakecat: filter: files 1 read, 0 skipped; row groups 1 read, 0 skipped; bytes skipped 0; rows 900 decoded, 725 kept; row groups skipped by bloom filters 0; page index: 1 pages, 100 rows skipped\n"
+	want := "lakecat: filter: files 1 read, 0 skipped; row groups 1 read, 0 skipped; bytes skipped 0; rows 900 decoded, 725 kept; row groups skipped by bloom filters 0; page index: 1 pages, 100 rows skipped, 31 bytes not read\n"
 	if code != exitOK || strings.Count(out, "\n") != 725 || errOut != want {
 		t.Errorf("exit %d, %d rows\nstderr %q\nwant 725 rows and %q", code, strings.Count(out, "\n"), errOut, want)
 	}

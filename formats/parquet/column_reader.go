@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -102,6 +103,17 @@ type leafReader struct {
 	offs     []uint32
 	idx      []int32 // dictionary indexes (when dictionary-encoded)
 	dictPage bool
+
+	// loaded: a page is current (a decoded page, an empty v2 page or
+	// the stand-in of skipped pages); skipped: it is the stand-in, whose
+	// rows can only be stepped over (see nextSkipped).
+	loaded, skipped bool
+	// skip is the batch reader's skip set (nil: none); seek the seeking
+	// state of the current chunk (nil: it is read whole); seekedPages
+	// and seekedBytes count the pages not read (see [SeekCounts]).
+	skip                     *roaring64.Bitmap
+	seek                     *chunkSeek
+	seekedPages, seekedBytes int64
 
 	dict      pq.Dictionary
 	dictFixed []byte
@@ -219,6 +231,7 @@ func (lr *leafReader) close() {
 }
 
 func (lr *leafReader) releasePage() {
+	lr.loaded, lr.skipped = false, false
 	if lr.page != nil {
 		pq.Release(lr.page)
 		lr.page = nil
@@ -253,46 +266,75 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 		return nil, &CorruptError{File: lr.f.name, Offset: start, Section: "column chunk " + lr.ln.phys.path,
 			Err: fmt.Errorf("chunk of %d bytes at offset %d does not fit in a file of %d bytes", size, start, lr.f.size)}
 	}
-	if err := lr.checkPageHeaders(start, size, meta.Codec); err != nil {
-		return nil, err
-	}
 	lr.dict = nil // a new chunk has its own dictionary
+	lr.seek = nil
 	fc, ok := cc.(*pq.FileColumnChunk)
 	if !ok {
+		if err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, meta.Codec); err != nil {
+			return nil, err
+		}
 		return cc.Pages(), nil
 	}
-	return fc.PagesFrom(lr.f.r), nil
+	segs, cs, err := lr.planSeek(start, size)
+	if err != nil {
+		return nil, err
+	}
+	if segs == nil {
+		if err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, meta.Codec); err != nil {
+			return nil, err
+		}
+		return fc.PagesFrom(lr.f.r), nil
+	}
+	if err := lr.checkPageHeaders(segs, meta.Codec); err != nil {
+		return nil, err
+	}
+	lr.seek = cs
+	return fc.PagesFrom(newSplicedChunk(lr.f.r, start, segs)), nil
 }
 
-// checkPageHeaders walks the page headers of the column chunk of size
-// bytes at start, reading only the headers, and checks that each page's
-// compressed bytes lie inside the chunk and its uncompressed size is under
-// the cap; for the codecs whose decoder does not bound its output by the
-// header, it checks the payload too (checkPagePayload).
-func (lr *leafReader) checkPageHeaders(start, size int64, codec format.CompressionCodec) error {
-	off := int64(0)
+// checkPageHeaders walks the page headers of the segments of a column
+// chunk that are read (the whole chunk, or the parts seeking keeps),
+// reading only the headers, and checks that each page's compressed bytes
+// lie inside its segment and its uncompressed size is under the cap; for
+// the codecs whose decoder does not bound its output by the header, it
+// checks the payload too (checkPagePayload).
+func (lr *leafReader) checkPageHeaders(segs []segment, codec format.CompressionCodec) error {
 	lr.emptyV2, lr.dataOrd = lr.emptyV2[:0], 0
 	ord := 0
+	for _, sg := range segs {
+		var err error
+		if ord, err = lr.checkSegment(sg.off, sg.n, codec, ord); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSegment checks the pages of the size bytes at start, the first of
+// which is data page ord of the pages read (checkPageHeaders), and
+// returns the ordinal of the next.
+func (lr *leafReader) checkSegment(start, size int64, codec format.CompressionCodec, ord int) (int, error) {
+	off := int64(0)
 	for off < size {
 		h, n, err := lr.readPageHeader(start+off, size-off)
 		if err != nil {
-			return readErr(lr.f.name, start+off, "page header of "+lr.ln.phys.path, err)
+			return ord, readErr(lr.f.name, start+off, "page header of "+lr.ln.phys.path, err)
 		}
 		off += int64(n)
 		if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > size-off {
-			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
+			return ord, &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
 				Err: fmt.Errorf("page claims %d compressed bytes, %d remain in the chunk", h.CompressedPageSize, size-off)}
 		}
 		if h.UncompressedPageSize < 0 || int64(h.UncompressedPageSize) > lr.f.limits.ColumnChunkBytes {
-			return &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
+			return ord, &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
 				Err: fmt.Errorf("page claims %d uncompressed bytes (limit %d)", h.UncompressedPageSize, lr.f.limits.ColumnChunkBytes)}
 		}
 		if v := pageValues(&h); v > maxPageValues {
-			return unsupportedf("%s: column %s: page at offset %d holds %d values (cap %d)",
+			return ord, unsupportedf("%s: column %s: page at offset %d holds %d values (cap %d)",
 				displayName(lr.f.name), lr.ln.phys.path, start+off, v, maxPageValues)
 		}
 		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
-			return readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
+			return ord, readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
 		}
 		if emptyV2(codec, &h) {
 			v2 := &h.DataPageHeaderV2.V
@@ -305,7 +347,7 @@ func (lr *leafReader) checkPageHeaders(start, size int64, codec format.Compressi
 		}
 		off += int64(h.CompressedPageSize)
 	}
-	return nil
+	return ord, nil
 }
 
 // pageValues returns the number of values (level entries) a page header
@@ -391,8 +433,15 @@ func (lr *leafReader) nextPage() (bool, error) {
 			lr.pages = pages
 			lr.rg++
 		}
+		if lr.nextSkipped() {
+			lr.loaded = true
+			return true, nil
+		}
 		pg, err := readPage(lr.pages)
 		if err == io.EOF {
+			if lr.seek != nil && lr.seek.at < len(lr.seek.pages) {
+				return false, lr.corrupt("row group %d: the column chunk ends after %d of the %d data pages of its offset index", lr.rg-1, lr.seek.at, len(lr.seek.pages))
+			}
 			lr.pages.Close()
 			lr.pages = nil
 			continue
@@ -415,7 +464,11 @@ func (lr *leafReader) nextPage() (bool, error) {
 				return false, err
 			}
 		}
+		if err := lr.checkSeekedPage(); err != nil {
+			return false, err
+		}
 		if lr.nEntries > 0 {
+			lr.loaded = true
 			return true, nil
 		}
 		lr.releasePage()
@@ -599,7 +652,7 @@ func (lr *leafReader) readRows(nRows int) error {
 func (lr *leafReader) rows(nRows int, skip bool) error {
 	rowsLeft := nRows
 	for {
-		if lr.page == nil || lr.pos >= lr.nEntries {
+		if !lr.loaded || lr.pos >= lr.nEntries {
 			if lr.maxRep == 0 && rowsLeft == 0 {
 				return nil
 			}
@@ -616,7 +669,16 @@ func (lr *leafReader) rows(nRows int, skip bool) error {
 		}
 		start := lr.pos
 		var end int
-		if lr.maxRep == 0 {
+		if lr.skipped {
+			if rowsLeft == 0 {
+				return nil // skipped pages begin at a record boundary
+			}
+			if !skip {
+				return lr.corrupt("rows of a page the skip set rules out asked for")
+			}
+		}
+		if lr.maxRep == 0 || lr.skipped {
+			// A flat column, or skipped pages (one entry per record).
 			end = start + rowsLeft
 			if end > lr.nEntries {
 				end = lr.nEntries

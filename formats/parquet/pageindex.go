@@ -80,8 +80,8 @@ func (f *File) PageIndexOf(rowGroup int, leaf *schema.Field) ([]PageStats, error
 		return nil, nil
 	}
 	where := fmt.Sprintf("column %s, row group %d", f.leaves[col].path, rowGroup)
-	var oi offsetIndex
-	if ok, err := f.readIndex(cc.OffsetIndexOffset.V, cc.OffsetIndexLength.V, "offset index", where, &oi); !ok || err != nil {
+	locs, err := f.offsetIndexAt(rowGroup, col)
+	if locs == nil || err != nil {
 		return nil, err
 	}
 	var ci columnIndex
@@ -89,8 +89,8 @@ func (f *File) PageIndexOf(rowGroup int, leaf *schema.Field) ([]PageStats, error
 		return nil, err
 	}
 	off := cc.ColumnIndexOffset.V
-	n := len(oi.PageLocations)
-	if n == 0 || len(ci.NullPages) != n || len(ci.MinValues) != n || len(ci.MaxValues) != n || (ci.NullCounts != nil && len(ci.NullCounts) != n) {
+	n := len(locs)
+	if len(ci.NullPages) != n || len(ci.MinValues) != n || len(ci.MaxValues) != n || (ci.NullCounts != nil && len(ci.NullCounts) != n) {
 		return nil, corruptf(f.name, off, "column index", "%d pages in the offset index, %d/%d/%d/%d null_pages/min_values/max_values/null_counts in the column index (%s)",
 			n, len(ci.NullPages), len(ci.MinValues), len(ci.MaxValues), len(ci.NullCounts), where)
 	}
@@ -99,16 +99,10 @@ func (f *File) PageIndexOf(rowGroup int, leaf *schema.Field) ([]PageStats, error
 	_, conv := leafType(ln)
 	pt, _ := leaf.Type.(schema.PrimitiveType)
 	out := make([]PageStats, n)
-	for i, pl := range oi.PageLocations {
+	for i, pl := range locs {
 		end := rows
 		if i+1 < n {
-			end = oi.PageLocations[i+1].FirstRowIndex
-		}
-		if (i == 0 && pl.FirstRowIndex != 0) || pl.FirstRowIndex < 0 || end <= pl.FirstRowIndex || end > rows {
-			return nil, corruptf(f.name, cc.OffsetIndexOffset.V, "offset index", "page %d starts at row %d, the next at %d, in a row group of %d rows (%s)", i, pl.FirstRowIndex, end, rows, where)
-		}
-		if pl.Offset < 4 || pl.CompressedPageSize <= 0 || int64(pl.CompressedPageSize) > f.size-8-pl.Offset {
-			return nil, corruptf(f.name, cc.OffsetIndexOffset.V, "offset index", "page %d at offset %d of %d bytes does not fit in the file of %d bytes (%s)", i, pl.Offset, pl.CompressedPageSize, f.size, where)
+			end = locs[i+1].FirstRowIndex
 		}
 		p := PageStats{FirstRow: pl.FirstRowIndex, Rows: end - pl.FirstRowIndex, NullCount: -1, Offset: pl.Offset, Bytes: int64(pl.CompressedPageSize)}
 		if ci.NullCounts != nil && ci.NullCounts[i] >= 0 {
@@ -126,6 +120,42 @@ func (f *File) PageIndexOf(rowGroup int, leaf *schema.Field) ([]PageStats, error
 		out[i] = p
 	}
 	return out, nil
+}
+
+// offsetIndexAt returns the page locations of the offset index of column
+// chunk col of row group rowGroup, checked: at least one page, first rows
+// from 0 going up within the row group, each page inside the file. It
+// returns nil and no error when the chunk has no offset index or it is
+// over maxPageIndexBytes.
+func (f *File) offsetIndexAt(rowGroup, col int) ([]pageLocation, error) {
+	cc := &f.meta.RowGroups[rowGroup].Columns[col]
+	if !cc.OffsetIndexOffset.Valid || !cc.OffsetIndexLength.Valid {
+		return nil, nil
+	}
+	where := fmt.Sprintf("column %s, row group %d", f.leaves[col].path, rowGroup)
+	var oi offsetIndex
+	if ok, err := f.readIndex(cc.OffsetIndexOffset.V, cc.OffsetIndexLength.V, "offset index", where, &oi); !ok || err != nil {
+		return nil, err
+	}
+	locs := oi.PageLocations
+	n := len(locs)
+	if n == 0 {
+		return nil, corruptf(f.name, cc.OffsetIndexOffset.V, "offset index", "no pages (%s)", where)
+	}
+	rows := f.meta.RowGroups[rowGroup].NumRows
+	for i, pl := range locs {
+		end := rows
+		if i+1 < n {
+			end = locs[i+1].FirstRowIndex
+		}
+		if (i == 0 && pl.FirstRowIndex != 0) || pl.FirstRowIndex < 0 || end <= pl.FirstRowIndex || end > rows {
+			return nil, corruptf(f.name, cc.OffsetIndexOffset.V, "offset index", "page %d starts at row %d, the next at %d, in a row group of %d rows (%s)", i, pl.FirstRowIndex, end, rows, where)
+		}
+		if pl.Offset < 4 || pl.CompressedPageSize <= 0 || int64(pl.CompressedPageSize) > f.size-8-pl.Offset {
+			return nil, corruptf(f.name, cc.OffsetIndexOffset.V, "offset index", "page %d at offset %d of %d bytes does not fit in the file of %d bytes (%s)", i, pl.Offset, pl.CompressedPageSize, f.size, where)
+		}
+	}
+	return locs, nil
 }
 
 // readIndex reads and decodes the index of length bytes at off into v.

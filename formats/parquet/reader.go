@@ -38,6 +38,15 @@ type BatchOptions struct {
 	// at or past the selected row groups' end are ignored. The bitmap is
 	// read, never changed, and must not change while the reader is in
 	// use.
+	//
+	// In a column chunk with an offset index (Parquet format,
+	// PageIndex.md), a data page all of whose rows Skip holds is neither
+	// read nor decompressed: the chunk is read as ranged reads of the
+	// bytes before its first data page (the dictionary page) and of the
+	// pages it still needs, and [BatchReader.Seeked] counts the pages
+	// left. Each column decides on its own. A page location outside its
+	// chunk or overlapping the page before it, or a page read that does
+	// not hold the rows its location says, is a [*CorruptError].
 	Skip *roaring64.Bitmap
 	// DictionaryFields lists top-level fields of the projection (indices
 	// into proj.Fields), each a string or binary column stored as
@@ -94,6 +103,7 @@ type BatchReader struct {
 	// groupEnds: with dictionary columns, the file rows at which the row
 	// groups not yet finished end (see dictBatchRows).
 	groupEnds []int64
+	endRG     int // the row group past the last selected
 }
 
 // NewBatchReader returns a reader of the columns in proj, a pruned copy of
@@ -143,7 +153,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		}
 	}
 	pool := recycle.New(mem, 0)
-	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left, first: next, next: next}
+	br := &BatchReader{f: f, mem: pool, pool: pool, rows: rows, schema: schema.ToArrowSchema(proj), left: left, first: next, next: next, endRG: first + count}
 	if opts.Skip != nil && !opts.Skip.IsEmpty() {
 		br.startSkip(opts.Skip)
 	}
@@ -190,6 +200,7 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 		for _, lr := range br.readers {
 			lr.pf = pf
 			lr.rg = first
+			lr.skip = br.skip
 		}
 	}
 	return br, nil
@@ -354,6 +365,10 @@ func (br *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			if covered == br.left {
 				// Every row left is skipped.
+				if err := br.countUnread(); err != nil {
+					br.err = err
+					return nil, err
+				}
 				br.next += br.left
 				br.left = 0
 				br.ranges = br.ranges[:0]

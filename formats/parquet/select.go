@@ -175,6 +175,9 @@ func (lr *leafReader) readRuns(kept int, runs []rowRun, mask []uint8) error {
 // advance steps over entries [start, end) of the current page.
 func (lr *leafReader) advance(start, end int) {
 	lr.pos = end
+	if lr.skipped {
+		return
+	}
 	if lr.maxDef > 0 {
 		lr.vpos += bytes.Count(lr.def[start:end], []byte{lr.maxDef})
 	} else {
@@ -190,7 +193,7 @@ var one = []byte{1}
 // whole, others taken through the mask.
 func (lr *leafReader) readFlatMask(mask []uint8) error {
 	for off := 0; off < len(mask); {
-		if lr.page == nil || lr.pos >= lr.nEntries {
+		if !lr.loaded || lr.pos >= lr.nEntries {
 			ok, err := lr.nextPage()
 			if err != nil {
 				return err
@@ -203,6 +206,9 @@ func (lr *leafReader) readFlatMask(mask []uint8) error {
 		seg := mask[off : off+k]
 		off += k
 		kept := bytes.Count(seg, one)
+		if lr.skipped && kept > 0 {
+			return lr.corrupt("rows of a page the skip set rules out asked for")
+		}
 		switch kept {
 		case 0:
 			lr.advance(lr.pos, lr.pos+k)

@@ -3,12 +3,15 @@
 // groups (snappy, statistics on), then reads it with lakecat's reader.Open
 // unfiltered and with filters selecting 0.1%, 1% and 10% of the rows (a key
 // range starting mid-file), interleaved round by round in one process, and
-// prints the bytes read from the file and the best wall-clock time of each
-// against the unfiltered read.
+// prints the bytes read from the file, the best wall-clock time and the
+// median CPU time (user + system, of the whole process, during the read)
+// of each against the unfiltered read. With -page-index the file carries
+// a page index (column and offset indexes) and data pages of -page-bytes
+// bytes, so that the filters also skip pages within row groups.
 //
 // Usage (from the bench directory):
 //
-//	go run ./cmd/filterbench [-rows N] [-groups N] [-runs N] [-keep DIR]
+//	go run ./cmd/filterbench [-rows N] [-groups N] [-runs N] [-keep DIR] [-page-index] [-page-bytes N]
 package main
 
 import (
@@ -19,7 +22,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,12 +44,21 @@ func main() {
 	groups := flag.Int("groups", 64, "row groups")
 	runs := flag.Int("runs", 3, "rounds")
 	keep := flag.String("keep", "", "write the file in this folder and keep it")
+	flag.BoolVar(&pageIndex, "page-index", false, "write a page index (column and offset indexes)")
+	flag.Int64Var(&pageBytes, "page-bytes", parquet.DefaultDataPageSize, "data page size in bytes")
 	flag.Parse()
 	if err := run(*rows, *groups, *runs, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "filterbench:", err)
 		os.Exit(1)
 	}
 }
+
+// pageIndex and pageBytes: how the file is written (-page-index,
+// -page-bytes).
+var (
+	pageIndex bool
+	pageBytes int64
+)
 
 func run(rows, groups, runs int, keep string) error {
 	dir := keep
@@ -57,7 +71,9 @@ func run(rows, groups, runs int, keep string) error {
 		dir = d
 	}
 	path := filepath.Join(dir, "sorted.parquet")
+	layout := "kept from an earlier run (written as that run's flags said)"
 	if _, err := os.Stat(path); err != nil {
+		layout = fmt.Sprintf("page index %v, pages of %d bytes", pageIndex, pageBytes)
 		start := time.Now()
 		if err := write(path, rows, groups); err != nil {
 			return err
@@ -72,6 +88,7 @@ func run(rows, groups, runs int, keep string) error {
 		name   string
 		filter string
 		best   time.Duration
+		cpu    []time.Duration
 		bytes  int64
 		rows   int64
 		groups int64
@@ -84,10 +101,12 @@ func run(rows, groups, runs int, keep string) error {
 	}
 	for r := 0; r < runs; r++ {
 		for _, v := range vs {
+			c0 := cpuTime()
 			d, b, n, g, err := read(path, v.filter)
 			if err != nil {
 				return err
 			}
+			v.cpu = append(v.cpu, cpuTime()-c0)
 			if v.best == 0 || d < v.best {
 				v.best = d
 			}
@@ -95,18 +114,38 @@ func run(rows, groups, runs int, keep string) error {
 		}
 	}
 	base := vs[0]
-	fmt.Printf("file: %d rows, %d row groups, %d bytes\n\n", rows, groups, st.Size())
-	fmt.Println("| read | filter | rows | row groups read | bytes read | bytes vs unfiltered | best time | time vs unfiltered |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Printf("file: %d rows, %d row groups, %d bytes, %s\n\n", rows, groups, st.Size(), layout)
+	fmt.Println("| read | filter | rows | row groups read | bytes read | bytes vs unfiltered | best time | time vs unfiltered | median CPU | CPU vs unfiltered |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, v := range vs {
 		f := v.filter
 		if f == "" {
 			f = "-"
 		}
-		fmt.Printf("| %s | `%s` | %d | %d | %d | %.2f%% | %v | %.2f%% |\n", v.name, f, v.rows, v.groups, v.bytes,
-			100*float64(v.bytes)/float64(base.bytes), v.best.Round(time.Microsecond), 100*float64(v.best)/float64(base.best))
+		fmt.Printf("| %s | `%s` | %d | %d | %d | %.2f%% | %v | %.2f%% | %v | %.2f%% |\n", v.name, f, v.rows, v.groups, v.bytes,
+			100*float64(v.bytes)/float64(base.bytes), v.best.Round(time.Microsecond), 100*float64(v.best)/float64(base.best),
+			median(v.cpu).Round(time.Microsecond), 100*float64(median(v.cpu))/float64(median(base.cpu)))
 	}
 	return nil
+}
+
+// cpuTime returns the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// median returns the median of ds (the lower middle of an even count).
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
 }
 
 // countingFile counts the bytes read through ReadAt.
@@ -179,7 +218,8 @@ func write(path string, rows, groups int) error {
 		return err
 	}
 	perGroup := int64(math.Ceil(float64(rows) / float64(groups)))
-	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(perGroup), parquet.WithCompression(compress.Codecs.Snappy), parquet.WithStats(true))
+	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(perGroup), parquet.WithCompression(compress.Codecs.Snappy), parquet.WithStats(true),
+		parquet.WithPageIndexEnabled(pageIndex), parquet.WithDataPageSize(pageBytes))
 	w, err := pqarrow.NewFileWriter(sc, out, props, pqarrow.NewArrowWriterProperties())
 	if err != nil {
 		out.Close()
