@@ -22,7 +22,7 @@
 //	                         Iceberg: corrupt manifest; Paimon: invalid snapshot,
 //	                         corrupt manifest; Hudi: corrupt timeline;
 //	                         hudilog.ErrCorrupt (and *hudilog.CorruptError),
-//	                         reader.ErrCorruptLog
+//	                         reader.ErrCorruptLog, reader.ErrBadMagic
 //	ErrUnsupported           parquet.ErrUnsupported, orc.ErrUnsupported,        4
 //	                         orc.ErrUnsupportedCodec, avro.ErrUnsupported,
 //	                         schema.ErrUnknownType, reader.ErrUnknownFormat;

@@ -42,6 +42,7 @@ func TestPackageSentinels(t *testing.T) {
 		{schema.ErrColumnNotFound, lakecat.ErrNotFound, "schema: column not found"},
 		{table.ErrListOnly, lakecat.ErrInvalidArgument, "table: scan planned to list files, not to read rows"},
 		{reader.ErrUnknownFormat, lakecat.ErrUnsupported, "reader: unknown file format"},
+		{reader.ErrBadMagic, lakecat.ErrCorrupt, "reader: damaged magic bytes"},
 		{reader.ErrCorruptDeleteFile, lakecat.ErrCorrupt, "reader: corrupt delete file"},
 		{reader.ErrEqualityField, lakecat.ErrUnsupported, "reader: equality delete field cannot be matched"},
 		{puffin.ErrCorrupt, lakecat.ErrCorrupt, "puffin: corrupt file"},

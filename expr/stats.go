@@ -171,14 +171,22 @@ func leafMayMatch(l *leaf, s Stats) bool {
 	return true
 }
 
-// inverted reports whether the bounds of s are both known and the lower
-// one is greater than the upper one, compared in the field's type: such
-// statistics bound nothing (a damaged or wrongly written file, a bound
-// converted badly) and none of them, counts included, may rule a unit
-// out. Every statistics source (Parquet row groups and page index, ORC
-// stripes and row index, Iceberg metrics, Paimon stats) passes here.
-func inverted(s Stats) bool {
-	lo, hi := usable(s.Lower), usable(s.Upper)
+// inverted reports whether the bounds of s are inverted ([BoundsInverted]):
+// such statistics bound nothing (a damaged or wrongly written file, a
+// bound converted badly) and none of them, counts included, may rule a
+// unit out. Every statistics source (Parquet row groups and page index,
+// ORC stripes and row index, Iceberg metrics, Paimon stats) passes here.
+func inverted(s Stats) bool { return BoundsInverted(s.Lower, s.Upper) }
+
+// BoundsInverted reports whether lower and upper, Go-form values of one
+// field's type (as in [Stats]), are both known and lower is greater than
+// upper. Statistics with inverted bounds are unknown: [Bound.MayMatch]
+// treats them so, and a source that compares bounds itself (Iceberg's
+// manifest-list partition summaries) must ask here and rule nothing out
+// with them, counts and null flags included. A NaN bound, or bounds of
+// forms that do not compare, are not inverted.
+func BoundsInverted(lower, upper any) bool {
+	lo, hi := usable(lower), usable(upper)
 	if lo == nil || hi == nil {
 		return false
 	}

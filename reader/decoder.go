@@ -82,7 +82,11 @@ func parquetOptions(opts Options) []parquet.Option {
 
 func openDecoder(r io.ReaderAt, size int64, opts Options) (decoder, Format, error) {
 	po := parquetOptions(opts)
-	f, err := DetectFormat(r, size)
+	name := opts.Name
+	if opts.format != "" {
+		name = "" // the table's file_format says more than a name
+	}
+	f, err := DetectFormatNamed(r, size, name)
 	if err != nil {
 		if opts.format != "" && errors.Is(err, ErrUnknownFormat) && !errors.Is(err, lakecat.ErrCorrupt) {
 			return nil, f, fmt.Errorf("%w: the table names it a %s file: %v", ErrNotItsFormat, opts.format, err)

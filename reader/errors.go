@@ -18,6 +18,13 @@ var (
 	// overwritten, not of a format lakecat lacks.
 	ErrNotItsFormat = lakecat.NewSentinel(lakecat.ErrCorrupt, "reader: file is not in the format its table names")
 
+	// ErrBadMagic is returned for a file whose leading magic is damaged
+	// while its tail (Parquet's trailing "PAR1", ORC's postscript magic)
+	// or its name's extension says which format it is in: a corrupt file
+	// of that format, not one of a format lakecat lacks ([DetectFormat],
+	// [DetectFormatNamed]).
+	ErrBadMagic = lakecat.NewSentinel(lakecat.ErrCorrupt, "reader: damaged magic bytes")
+
 	// ErrNoFieldIDs is returned when a file carries no field ids and nothing
 	// was supplied to assign them (a name mapping or the schema the file was
 	// written with). lakecat never matches such a file by position or silently

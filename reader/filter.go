@@ -50,6 +50,10 @@ const (
 	pageIndexRowsSkipped
 	pageIndexPagesSkipped
 	filesSkippedStats
+	// ORC row index seeking (orc_prune.go).
+	orcRowIndexRowsSkipped
+	orcRowIndexRowsDecoded
+	orcRowIndexBytesSkipped
 	numCounters
 )
 
@@ -103,6 +107,17 @@ type ScanCounts struct {
 	// ruled out by their manifest entry's value or key statistics (see
 	// paimon.Scan.ValueStats and paimon.Scan.KeyStats), not opened.
 	FilesSkippedStats int64
+
+	// OrcRowIndexRowsSkipped counts the rows of the ORC row groups the
+	// row index ruled out (OrcRowGroupsSkipped): never returned, and
+	// passed over by seeking each column's streams by the index
+	// positions, except OrcRowIndexRowsDecoded of them, which some column
+	// decoded and dropped (a column whose index positions the decoder
+	// cannot use, or a file without them). OrcRowIndexBytesSkipped is the
+	// compressed stream bytes of the projected columns the seeks passed
+	// over, not decompressed nor decoded, plus the data section of each
+	// stripe whose row groups were all ruled out (not read).
+	OrcRowIndexRowsSkipped, OrcRowIndexRowsDecoded, OrcRowIndexBytesSkipped int64
 }
 
 // Counts returns the counters.
@@ -121,6 +136,9 @@ func (s *ScanStats) Counts() ScanCounts {
 		OrcRowGroupsRead: s.c[orcRowGroupsRead].Load(), OrcRowGroupsSkipped: s.c[orcRowGroupsSkipped].Load(), OrcBloomSkipped: s.c[orcBloomSkipped].Load(),
 		PageIndexRowsSkipped: s.c[pageIndexRowsSkipped].Load(), PageIndexPagesSkipped: s.c[pageIndexPagesSkipped].Load(),
 		FilesSkippedStats: s.c[filesSkippedStats].Load(),
+
+		OrcRowIndexRowsSkipped: s.c[orcRowIndexRowsSkipped].Load(), OrcRowIndexRowsDecoded: s.c[orcRowIndexRowsDecoded].Load(),
+		OrcRowIndexBytesSkipped: s.c[orcRowIndexBytesSkipped].Load(),
 	}
 }
 
@@ -225,7 +243,7 @@ func newRowGroupFilter(pf *parquet.File, filter *expr.Bound, resolved, read *sch
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	g := &rowGroupFilter{file: pf, filter: filter, read: read, readByID: idIndex(read), resolvedByID: idIndex(resolved), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID, equalities: hasEqualities(filter)}
+	g := &rowGroupFilter{file: pf, filter: filter, read: read, readByID: read.FieldsByID(), resolvedByID: resolved.FieldsByID(), fields: fileFields(resolved, pf.Schema()), topLevel: top, constants: constants, posID: posID, equalities: hasEqualities(filter)}
 	g.pageIDs = g.filterPageIDs()
 	return g
 }
@@ -532,6 +550,14 @@ type FilePruning struct {
 	// groups (its constants; an ORC or Avro file by the columns it lacks),
 	// as [ScanCounts] count them.
 	BytesSkipped int64
+
+	// OrcRowGroups counts the row groups of the ORC row index in the
+	// stripes kept; OrcRowGroupsKept those its statistics and bloom
+	// filters let through, OrcRowsSkipped the rows of the others (which a
+	// read seeks over). Zero for other formats and files without a row
+	// index.
+	OrcRowGroups, OrcRowGroupsKept int
+	OrcRowsSkipped                 int64
 }
 
 // ManifestsSkipped returns how many Iceberg data manifests the filter
@@ -591,7 +617,11 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 	defer p.Release()
 	lacking := !lackingMayMatch(filter, dec, p, o)
 	if od, ok := dec.(orcDecoder); ok && stripeRangeValid(od.File, o) {
-		return orcPruning(od.File, filter, p, o, lacking), nil
+		pr, err := orcPruning(od.File, filter, p, o, lacking)
+		if err != nil {
+			return FilePruning{}, withFile(f.Path, err)
+		}
+		return pr, nil
 	}
 	pd, ok := dec.(parquetDecoder)
 	if !ok {
@@ -630,7 +660,7 @@ func (t *Table) Prune(ctx context.Context, i int) (FilePruning, error) {
 // initial-default or null); the fields the file has may match anything.
 func lackingMayMatch(filter *expr.Bound, dec decoder, p *project.Plan, o Options) bool {
 	read := p.ReadSchema()
-	readByID, fileByID := idIndex(read), idIndex(p.FileSchema())
+	readByID, fileByID := read.FieldsByID(), p.FileSchema().FieldsByID()
 	top := map[int]bool{}
 	for _, fl := range read.Fields {
 		top[fl.ID] = true
@@ -650,17 +680,3 @@ type emptySource struct{}
 
 func (emptySource) Next(context.Context) (arrow.RecordBatch, error) { return nil, io.EOF }
 func (emptySource) Close() error                                    { return nil }
-
-// idIndex maps the field ids of s (at any depth) to their fields. It walks
-// s read-only: [schema.Schema.FindByID] fills a cache on first use, which
-// the workers of a scan sharing one read schema must not race on.
-func idIndex(s *schema.Schema) map[int]*schema.Field {
-	m := map[int]*schema.Field{}
-	schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
-		if _, dup := m[f.ID]; !dup && f.ID != schema.NoID {
-			m[f.ID] = f
-		}
-		return true
-	})
-	return m
-}

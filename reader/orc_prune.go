@@ -37,7 +37,7 @@ func newStripeFilter(of *orc.File, filter *expr.Bound, resolved, read *schema.Sc
 	for _, f := range read.Fields {
 		top[f.ID] = true
 	}
-	g := &stripeFilter{file: of, filter: filter, readByID: idIndex(read), resolvedByID: idIndex(resolved),
+	g := &stripeFilter{file: of, filter: filter, readByID: read.FieldsByID(), resolvedByID: resolved.FieldsByID(),
 		fields: fileFields(resolved, of.Schema()), topLevel: top, constants: constants, posID: posID,
 		starts: rowStarts(of.NumStripes(), of.StripeRows)}
 	for _, id := range filter.FieldIDs() {
@@ -152,8 +152,7 @@ func (s *stripesSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		b, err := s.cur.Next(ctx)
 		if errors.Is(err, io.EOF) {
-			s.cur.Close()
-			s.cur = nil
+			s.closeCur()
 			continue
 		}
 		if err != nil {
@@ -166,13 +165,20 @@ func (s *stripesSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 func (s *stripesSource) batchStart() int64 { return s.last }
 
-func (s *stripesSource) Close() error {
-	if s.cur != nil {
-		err := s.cur.Close()
-		s.cur = nil
-		return err
+func (s *stripesSource) Close() error { return s.closeCur() }
+
+// closeCur closes the current batch reader, counting what it seeked over.
+func (s *stripesSource) closeCur() error {
+	if s.cur == nil {
+		return nil
 	}
-	return nil
+	c := s.cur.SkipCounts()
+	s.stats.add(orcRowIndexRowsSkipped, c.RowsSeeked+c.RowsDropped)
+	s.stats.add(orcRowIndexRowsDecoded, c.RowsDropped)
+	s.stats.add(orcRowIndexBytesSkipped, c.BytesSeeked)
+	err := s.cur.Close()
+	s.cur = nil
+	return err
 }
 
 // stripeRangeValid reports whether the stripe range of opts (firstRowGroup,
@@ -192,20 +198,31 @@ func newOrcFilteredSource(of *orc.File, filter *expr.Bound, p *project.Plan, opt
 
 // orcPruning is [Table.Prune] for an ORC file: its stripes ruled out by
 // their statistics (or all of them by the columns the file lacks), counted
-// as a scan counts them.
-func orcPruning(of *orc.File, filter *expr.Bound, p *project.Plan, o Options, lacking bool) FilePruning {
+// as a scan counts them, and the row groups of the kept stripes that the
+// row index rules out (it reads the row index of each kept stripe).
+func orcPruning(of *orc.File, filter *expr.Bound, p *project.Plan, o Options, lacking bool) (FilePruning, error) {
 	var st ScanStats
 	g := newStripeFilter(of, filter, p.FileSchema(), p.ReadSchema(), o.Constants, o.posFieldID())
 	kept := g.keptStripes(o.firstRowGroup, o.rowGroups, &st)
+	for _, i := range kept {
+		skip, err := g.rowGroupSkips(i, 1, &st)
+		if err != nil {
+			return FilePruning{}, err
+		}
+		for _, r := range skip {
+			st.add(orcRowIndexRowsSkipped, r.End-r.Start)
+		}
+	}
 	c := st.Counts()
-	out := FilePruning{MayMatch: len(kept) > 0, RowGroups: int(c.StripesRead + c.StripesSkipped), RowGroupsKept: len(kept), BytesSkipped: c.BytesSkippedStripes}
+	out := FilePruning{MayMatch: len(kept) > 0, RowGroups: int(c.StripesRead + c.StripesSkipped), RowGroupsKept: len(kept), BytesSkipped: c.BytesSkippedStripes,
+		OrcRowGroups: int(c.OrcRowGroupsRead + c.OrcRowGroupsSkipped), OrcRowGroupsKept: int(c.OrcRowGroupsRead), OrcRowsSkipped: c.OrcRowIndexRowsSkipped}
 	switch {
 	case lacking && len(kept) == 0:
 		out.Reason = "columns the file lacks"
 	case c.StripesSkipped > 0:
 		out.Reason = "stripe statistics"
 	}
-	return out
+	return out, nil
 }
 
 // rowGroupSkips returns the file rows of stripes [first, first+count) that

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/formats/orc"
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
@@ -212,6 +213,20 @@ func TestORCRowIndex(t *testing.T) {
 				}
 				if sc.RowsRead != c.decoded {
 					t.Errorf("batch %d: %d rows decoded, want %d (the dropped row groups' are not counted)", batch, sc.RowsRead, c.decoded)
+				}
+				// The rows of the row groups skipped are seeked over, none
+				// decoded.
+				var seeked int64
+				if c.skipped > 0 {
+					of, err := orc.Open(bytes.NewReader(c.data), int64(len(c.data)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					seeked = of.NumRows() - c.decoded
+				}
+				if sc.OrcRowIndexRowsSkipped != seeked || sc.OrcRowIndexRowsDecoded != 0 || (seeked > 0) != (sc.OrcRowIndexBytesSkipped > 0) {
+					t.Errorf("batch %d: row index rows skipped %d (%d decoded), %d bytes; want %d rows skipped, none decoded", batch,
+						sc.OrcRowIndexRowsSkipped, sc.OrcRowIndexRowsDecoded, sc.OrcRowIndexBytesSkipped, seeked)
 				}
 			}
 		})

@@ -129,7 +129,8 @@ type Options struct {
 // magic bytes) in opts.ReadSchema. The plan is built before anything is
 // decoded, so a missing required field or an incompatible type fails here
 // ([project.ErrRequiredFieldMissing], [project.ErrIncompatibleType]); so do a
-// file that is not Parquet, ORC or Avro ([ErrUnknownFormat]), a corrupt footer
+// file that is not Parquet, ORC or Avro ([ErrUnknownFormat]; one of them
+// whose leading magic is damaged: [ErrBadMagic]), a corrupt footer
 // (the format package's ErrCorrupt) and a file without ids that nothing
 // resolves ([ErrNoFieldIDs]). Every error names the file.
 //

@@ -106,7 +106,8 @@ func TestBadInput(t *testing.T) {
 		want error
 	}{
 		{"empty file", nil, reader.Options{}, reader.ErrUnknownFormat},
-		{"wrong magic", []byte("NOTPARQUETNOTORC"), reader.Options{}, reader.ErrUnknownFormat},
+		{"wrong magic", []byte("NOTPARQUETNOTORC"), reader.Options{Name: "bad.bin"}, reader.ErrUnknownFormat},
+		{"wrong magic of a .parquet name", []byte("NOTPARQUETNOTORC"), reader.Options{}, reader.ErrBadMagic},
 		{"truncated tail", good[:len(good)-10], reader.Options{}, reader.ErrUnknownFormat},
 		{"corrupt footer length", corruptFooterLength(good), reader.Options{}, lcparquet.ErrCorrupt},
 		{"long for a string column", good, reader.Options{ReadSchema: schema.New(0,
@@ -118,7 +119,9 @@ func TestBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			mem := testutil.CheckedAllocator(t)
 			c.opts.Allocator = mem
-			c.opts.Name = "bad.parquet"
+			if c.opts.Name == "" {
+				c.opts.Name = "bad.parquet"
+			}
 			rr, err := reader.Open(context.Background(), bytes.NewReader(c.data), int64(len(c.data)), c.opts)
 			if err == nil {
 				rr.Release()
@@ -127,7 +130,7 @@ func TestBadInput(t *testing.T) {
 			if !errors.Is(err, c.want) {
 				t.Fatalf("error %q is not %v", err, c.want)
 			}
-			if !bytes.Contains([]byte(err.Error()), []byte("bad.parquet")) {
+			if !bytes.Contains([]byte(err.Error()), []byte(c.opts.Name)) {
 				t.Errorf("error %q does not name the file", err)
 			}
 		})

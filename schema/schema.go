@@ -69,18 +69,28 @@ func (s *Schema) Clone() *Schema {
 func (s *Schema) FindByID(id int) *Field {
 	m, _ := s.byID.Load().(map[int]*Field)
 	if m == nil {
-		m = make(map[int]*Field)
-		Walk(s.Fields, func(_ []string, f *Field) bool {
-			if f.ID != NoID {
-				if _, dup := m[f.ID]; !dup {
-					m[f.ID] = f
-				}
-			}
-			return true
-		})
+		m = s.FieldsByID()
 		s.byID.Store(m)
 	}
 	return m[id]
+}
+
+// FieldsByID returns a new map of the field ids of s, at any depth (struct
+// fields, list elements, map keys and values), to their fields: the first
+// in pre-order of a duplicated id; fields without an id are left out. It
+// reads s only (no cache, unlike [Schema.FindByID]), so it sees s as it is
+// now, and the caller owns the map.
+func (s *Schema) FieldsByID() map[int]*Field {
+	m := make(map[int]*Field)
+	Walk(s.Fields, func(_ []string, f *Field) bool {
+		if f.ID != NoID {
+			if _, dup := m[f.ID]; !dup {
+				m[f.ID] = f
+			}
+		}
+		return true
+	})
+	return m
 }
 
 // FindByName returns the field at a dotted path ("addr.zip"), or nil. A list's

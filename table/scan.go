@@ -70,6 +70,16 @@ type Scan interface {
 	// delete files and place in a Paimon LSM tree, including the files
 	// the filter rules out ([File.Skip]). It works with ListOnly too.
 	Files(ctx context.Context) (*Listing, error)
+	// Units splits the scan's planning into [Unit] values, in scan order,
+	// for workers to plan each with table/open's UnitTasks: for Iceberg,
+	// the manifest list is read here and pruned by the filter, and each
+	// unit holds consecutive data manifests of at most
+	// [ScanOptions.UnitBytes] bytes (none for a table without snapshots);
+	// other formats are one unit. The tasks of the units, in order, are
+	// those of Plan. Errors are those of Plan's first step (the snapshot,
+	// the manifest list, the options); a scan with
+	// [ScanOptions.ListOnly] returns [ErrListOnly].
+	Units(ctx context.Context) ([]Unit, error)
 }
 
 // ScanOptions configure a [Scan]. The zero value reads the current
@@ -126,6 +136,11 @@ type ScanOptions struct {
 	ListOnly bool
 	// Warn receives warnings (deletes ignored, a raw read); nil drops them.
 	Warn func(msg string)
+	// UnitBytes is how many bytes of Iceberg data manifests one of
+	// [Scan.Units] holds at most: consecutive manifests are grouped up to
+	// it, a larger one is a unit alone (0: [DefaultUnitBytes]; negative:
+	// one unit per manifest).
+	UnitBytes int64
 	// Options are the options of the table's format: iceberg.Options,
 	// paimon.Options or hudi.Options (nil: that format's defaults).
 	// Options of another format are refused with [ErrInvalidOption],

@@ -3,11 +3,14 @@
 // Beam runner (Prism locally; Flink, Spark and Dataflow through their
 // portable job servers).
 //
-// [Read] plans the scan on one worker (reader.OpenTable and
-// reader.Table.Tasks, the planning `lakecat cat` uses, one task per file:
-// it reads no data file footer), emits each planned
-// table.Task in its stable JSON encoding as its own element, reshuffles
-// them across workers and reads each with reader.ReadTask. Its output is
+// [Read] splits the scan's planning on one worker into planning units
+// (table.Scan.Units: for an Iceberg table one per run of data manifests,
+// the manifest list pruned by the filter; a Paimon or Hudi table is one
+// unit), reshuffles them, plans each unit's tasks on the workers
+// (table/open.UnitTasks, the planning `lakecat cat` uses, one task per
+// file: it reads no data file footer), emits each planned table.Task in
+// its stable JSON encoding as its own element, reshuffles them across
+// workers and reads each with reader.ReadTask. Its output is
 // Arrow record batches, one per element, each an Arrow IPC stream (the
 // schema message and one record batch) of at most about
 // [DefaultMaxBatchBytes] bytes. [ReadRows] decodes them into Go structs.
@@ -33,5 +36,6 @@
 // (rows removed by delete files or merges; counted for reads without a
 // filter), retries (row groups read again after a transient error) and
 // restrictions (restrictions processed: one per task, plus the parts a
-// runner split off and the rests handed back for a retry).
+// runner split off and the rests handed back for a retry) and
+// planning_units (planning units planned).
 package lakecatio

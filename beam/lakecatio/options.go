@@ -17,6 +17,7 @@ type config struct {
 	AllowPaths    []string `json:"allow-paths,omitempty"`
 	FS            string   `json:"fs,omitempty"`
 	Retries       int      `json:"retries,omitempty"`
+	UnitBytes     int64    `json:"unit-bytes,omitempty"`
 }
 
 // DefaultMaxBatchBytes is the size in bytes above which a record batch is
@@ -76,6 +77,12 @@ func WithFS(name string) Option { return func(c *config) { c.FS = name } }
 // Retries sets how many times a row group whose read failed with a
 // transient error is tried again (0: [DefaultRetries]; negative: never).
 func Retries(n int) Option { return func(c *config) { c.Retries = n } }
+
+// PlanUnitBytes is how many bytes of an Iceberg table's data manifests one
+// planning element plans (table.ScanOptions.UnitBytes: consecutive
+// manifests are grouped up to n bytes, a larger one is an element alone; 0:
+// table.DefaultUnitBytes, 8 MiB; negative: one element per manifest).
+func PlanUnitBytes(n int64) Option { return func(c *config) { c.UnitBytes = n } }
 
 func newConfig(table string, opts []Option) config {
 	c := config{Table: table}

@@ -28,10 +28,12 @@ import (
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 	"github.com/lakecat/lakecat/table"
+	tableopen "github.com/lakecat/lakecat/table/open"
 )
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*taskElement)(nil)).Elem())
+	register.DoFn3x1[context.Context, []byte, func([]byte), error](&unitsFn{})
 	register.DoFn3x1[context.Context, []byte, func(taskElement), error](&planFn{})
 	register.DoFn3x1[context.Context, taskElement, func(taskElement), error](&describeFn{})
 	register.DoFn4x2[context.Context, *sdf.LockRTracker, taskElement, func([]byte), sdf.ProcessContinuation, error](&readFn{})
@@ -49,6 +51,7 @@ var (
 	rowsDeletedCounter = beam.NewCounter("lakecat", "rows_deleted")
 	retriesCounter     = beam.NewCounter("lakecat", "retries")
 	restrictCounter    = beam.NewCounter("lakecat", "restrictions")
+	unitsCounter       = beam.NewCounter("lakecat", "planning_units")
 )
 
 // Read reads the table at location (a folder or object-store URL, or an
@@ -58,14 +61,21 @@ var (
 // Decode one with ipc.NewReader(bytes.NewReader(b)).
 //
 // The rows are those of `lakecat cat` with the same options, in no
-// particular order. Planning happens when the pipeline runs, on one
-// worker; an error there (a table that cannot be opened, a Paimon
-// primary-key table or a Hudi table with log files that lakecat refuses,
-// a filter naming no column) fails the pipeline with the reader's error.
+// particular order. Planning happens when the pipeline runs, in two
+// steps: one worker splits it into planning units (table.Scan.Units: for
+// Iceberg, the manifest list read and pruned by the filter, one unit per
+// run of data manifests of about [PlanUnitBytes]; a Paimon or Hudi table
+// is one unit), which are reshuffled, and workers plan each unit's tasks
+// (table/open.UnitTasks), which are reshuffled in turn. An error in either
+// step (a table that cannot be opened, a Paimon primary-key table or a
+// Hudi table with log files that lakecat refuses, a filter naming no
+// column) fails the pipeline with the reader's error.
 func Read(s beam.Scope, location string, opts ...Option) beam.PCollection {
 	s = s.Scope("lakecatio.Read")
 	cfg := newConfig(location, opts)
-	tasks := beam.ParDo(s, &planFn{Config: cfg}, beam.Impulse(s))
+	units := beam.ParDo(s, &unitsFn{Config: cfg}, beam.Impulse(s))
+	units = beam.Reshuffle(s, units)
+	tasks := beam.ParDo(s, &planFn{Config: cfg}, units)
 	tasks = beam.Reshuffle(s, tasks)
 	described := beam.ParDo(s, &describeFn{Config: cfg}, tasks)
 	return beam.ParDo(s, &readFn{Config: cfg}, described)
@@ -86,26 +96,106 @@ type taskElement struct {
 	UnitRows  []int64
 }
 
-// planFn plans the read: one element per task.
-type planFn struct {
+// scanOptions returns the table scan options of a read of cfg. No footer
+// is read at planning: each task is a whole file, which the workers cut at
+// row groups or stripes (readFn.SplitRestriction).
+func scanOptions(cfg config) (table.ScanOptions, error) {
+	o := table.ScanOptions{SnapshotID: cfg.SnapshotID, Columns: cfg.Columns, IgnoreDeletes: cfg.IgnoreDeletes, SplitBytes: -1, UnitBytes: cfg.UnitBytes}
+	if cfg.Where != "" {
+		f, err := expr.Parse(cfg.Where)
+		if err != nil {
+			return o, fmt.Errorf("lakecatio: table %s: filter: %w", cfg.Table, err)
+		}
+		o.Filter = f
+	}
+	return o, nil
+}
+
+// unitsFn splits the planning of the read into units: one element per
+// table.Unit, in its JSON encoding.
+type unitsFn struct {
 	Config config
 }
 
-func (fn *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(taskElement)) error {
+func (fn *unitsFn) ProcessElement(ctx context.Context, _ []byte, emit func([]byte)) error {
 	fsys, loc, err := openFS(fn.Config)
 	if err != nil {
 		return err
 	}
-	// No footer is read here: each task is a whole file, which the
-	// workers cut at row groups or stripes (readFn.SplitRestriction).
-	o := reader.TableOptions{FS: fsys, AllowPaths: fn.Config.AllowPaths, SnapshotID: fn.Config.SnapshotID,
-		Columns: fn.Config.Columns, IgnoreDeletes: fn.Config.IgnoreDeletes, SplitBytes: -1}
-	if fn.Config.Where != "" {
-		if o.Filter, err = expr.Parse(fn.Config.Where); err != nil {
-			return fmt.Errorf("lakecatio: table %s: filter: %w", loc, err)
-		}
+	o, err := scanOptions(fn.Config)
+	if err != nil {
+		return err
 	}
-	t, err := reader.OpenTable(ctx, loc, o)
+	tbl, err := tableopen.Open(ctx, fsys, loc)
+	if err != nil {
+		return err
+	}
+	units, err := tbl.NewScan(o).Units(ctx)
+	if err != nil {
+		return err
+	}
+	for _, u := range units {
+		b, err := json.Marshal(u)
+		if err != nil {
+			return err
+		}
+		emit(b)
+	}
+	return nil
+}
+
+// planFn plans the tasks of one planning unit: one element per task.
+type planFn struct {
+	Config config
+}
+
+func (fn *planFn) ProcessElement(ctx context.Context, b []byte, emit func(taskElement)) error {
+	var u table.Unit
+	if err := json.Unmarshal(b, &u); err != nil {
+		return fmt.Errorf("lakecatio: table %s: %w", fn.Config.Table, err)
+	}
+	unitsCounter.Inc(ctx, 1)
+	if u.OutputSchema == nil {
+		return fn.planWhole(ctx, emit)
+	}
+	fsys, _, err := openFS(fn.Config)
+	if err != nil {
+		return err
+	}
+	var keep []int
+	first := true
+	for task, err := range tableopen.UnitTasks(ctx, fsys, u, nil) {
+		if err != nil {
+			return err
+		}
+		if first {
+			if keep, err = keptColumns(task.ReadSchema.Fields, u.OutputSchema.Fields); err != nil {
+				return fmt.Errorf("lakecatio: table %s: %w", u.Location, err)
+			}
+			first = false
+		}
+		b, err := json.Marshal(task)
+		if err != nil {
+			return err
+		}
+		emit(taskElement{Task: b, Keep: keep})
+	}
+	return nil
+}
+
+// planWhole plans a unit of the whole scan (a Paimon or Hudi table), whose
+// output schema its listing tells.
+func (fn *planFn) planWhole(ctx context.Context, emit func(taskElement)) error {
+	fsys, loc, err := openFS(fn.Config)
+	if err != nil {
+		return err
+	}
+	o, err := scanOptions(fn.Config)
+	if err != nil {
+		return err
+	}
+	t, err := reader.OpenTable(ctx, loc, reader.TableOptions{FS: fsys, AllowPaths: fn.Config.AllowPaths, SnapshotID: o.SnapshotID,
+		Columns: o.Columns, IgnoreDeletes: o.IgnoreDeletes, SplitBytes: o.SplitBytes, Filter: o.Filter})
 	if err != nil {
 		return err
 	}

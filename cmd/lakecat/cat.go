@@ -133,9 +133,8 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if workers < 0 {
 		return usageError{fmt.Errorf("--workers must be ≥ 0")}
 	}
-	t := o.Table
-	t.Workers, t.Memory = 0, "" // --workers and --memory apply to data files too
-	if given := t.givenFlags(); len(given) > 0 {
+	// --workers and --memory apply to data files too.
+	if given := o.Table.givenFlags("workers", "memory"); len(given) > 0 {
 		verb := "applies"
 		if len(given) > 1 {
 			verb = "apply"

@@ -152,6 +152,16 @@ func openCatalogTable(ctx context.Context, f *factory, c *catalogFlags, table st
 	return openTableVended(ctx, f, metadataPath(res.MetadataLocation), tf, columns, batchRows, vendedProperties(res))
 }
 
+// openTableOrCatalog opens table for a listing (no columns, default
+// batches): from its catalog when c applies to it (rest:// or --catalog),
+// else as a folder, metadata file or object-store URL.
+func openTableOrCatalog(ctx context.Context, f *factory, c *catalogFlags, table string, tf *tableFlags) (*reader.Table, error) {
+	if c.applies(table) {
+		return openCatalogTable(ctx, f, c, table, tf, nil, 0)
+	}
+	return openTable(ctx, f, table, tf, nil, 0)
+}
+
 // vendedProps are storage properties (Iceberg FileIO keys such as
 // s3.access-key-id) for the object-store locations under prefix.
 type vendedProps struct {

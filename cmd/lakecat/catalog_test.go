@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lakecat/lakecat/internal/restcatalog"
+	"github.com/lakecat/lakecat/testdata/orders"
 )
 
 const ordersJSONL = `{"order_shop_id":100,"order_id":1,"customer":"alice","price":9.5,"amount":"12.34","note":null,"channel":"web"}
@@ -109,5 +110,50 @@ func TestEvolveREST(t *testing.T) {
 	want := `{"order_shop_id":100,"order_id":1,"customer":"alice","price":9.5,"amount":"12.34","remark":null,"channel":"web","coupon":null}` + "\n"
 	if code != exitOK || out != want {
 		t.Fatalf("cat after evolve: exit %d, stderr %q\n got %s\nwant %s", code, errOut, out, want)
+	}
+}
+
+// TestPlanRESTTable: plan takes a REST catalog's table as schema and files
+// do, as rest:// and as NS.TABLE with --catalog, with and without --where:
+// its output is the one of plan on the metadata file the catalog names
+// (file:// paths).
+func TestPlanRESTTable(t *testing.T) {
+	srv, dir := restcatalog.WithOrders(t, restcatalog.Options{Token: "tk", Prefix: "wh"})
+	meta := "file://" + filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(orders.MetadataPath)))
+	table := "rest://" + hostPort(srv) + "/wh/db.orders"
+	files := "file file://" + filepath.ToSlash(dir) + "/data/"
+	for _, c := range []struct {
+		name      string
+		args, via []string
+		// tail is the last line of the output; files the number of
+		// lines starting with files.
+		tail  string
+		files int
+	}{
+		{"rest://", []string{"plan", "--catalog-token", "tk", table}, []string{"plan", meta}, "", 3},
+		{"--catalog", []string{"plan", "--catalog", "rest://" + hostPort(srv) + "/wh", "--catalog-token", "tk", "db.orders"}, []string{"plan", meta}, "", 3},
+		{"rest:// --where", []string{"plan", "--catalog-token", "tk", "--where", "channel = 'app'", table}, []string{"plan", "--where", "channel = 'app'", meta},
+			"files: 1 read, 2 skipped; row groups: 1 of 3 kept; bytes skipped: 972", 0},
+		{"--catalog --where", []string{"plan", "--catalog", "rest://" + hostPort(srv) + "/wh", "--catalog-token", "tk", "--where", "order_id > 4", "db.orders"}, []string{"plan", "--where", "order_id > 4", meta},
+			"files: 1 read, 2 skipped; row groups: 1 of 3 kept; bytes skipped: 972", 0},
+	} {
+		want, errOut, code := runCLI(t, c.via...)
+		if code != exitOK || errOut != "" {
+			t.Fatalf("%s: %v: exit %d, stderr %q", c.name, c.via, code, errOut)
+		}
+		lines := strings.Split(strings.TrimSuffix(want, "\n"), "\n")
+		n := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l, files) {
+				n++
+			}
+		}
+		if n != c.files || (c.tail != "" && lines[len(lines)-1] != c.tail) {
+			t.Fatalf("%s: %v: %d file lines, want %d; want last line %q:\n%s", c.name, c.via, n, c.files, c.tail, want)
+		}
+		out, errOut, code := runCLI(t, c.args...)
+		if code != exitOK || errOut != "" || out != want {
+			t.Errorf("%s: exit %d, stderr %q, stdout:\n%s\nwant\n%s", c.name, code, errOut, out, want)
+		}
 	}
 }

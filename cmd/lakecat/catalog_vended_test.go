@@ -21,7 +21,7 @@ import (
 // fake, registered in the in-process catalog at s3://lake/wh/orders. The
 // fake refuses (403) every request not signed with the access key the
 // catalog vends; the environment has no AWS credentials and no endpoint.
-// cat, schema and files on rest:// (and cat and files with --catalog) read
+// cat, schema, files and plan on rest:// (and cat and files with --catalog) read
 // the table with the vended s3.* properties, and no output names the
 // secret. The vended key is in "storage-credentials" for the bucket's
 // prefix, the endpoint and region in "config".
@@ -69,6 +69,10 @@ func TestRESTVendedCredentials(t *testing.T) {
 		{"cat --catalog", []string{"cat", "--format", "jsonl", "--catalog", "rest://" + hostPort(cat), "db.orders"}, func(out string) bool { return out == ordersJSONL }},
 		{"schema", []string{"schema", table}, func(out string) bool { return strings.Contains(out, "order_id") && strings.Contains(out, "channel") }},
 		{"files", []string{"files", table}, func(out string) bool { return strings.Count(out, "s3://lake/wh/orders/data/") >= 2 }},
+		{"plan", []string{"plan", table}, func(out string) bool { return strings.Count(out, "file s3://lake/wh/orders/data/") == 3 }},
+		{"plan --where", []string{"plan", "--where", "channel = 'app'", table}, func(out string) bool {
+			return strings.Count(out, "s3://lake/wh/orders/data/") == 3 && strings.HasSuffix(out, "files: 1 read, 2 skipped; row groups: 1 of 3 kept; bytes skipped: 972\n")
+		}},
 		{"files --catalog", []string{"files", "--format", "json", "--catalog", "rest://" + hostPort(cat), "db.orders"}, func(out string) bool {
 			return strings.Count(out, "s3://lake/wh/orders/data/") >= 2
 		}},

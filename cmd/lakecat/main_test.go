@@ -139,8 +139,10 @@ func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.parquet")
 	os.WriteFile(empty, nil, 0o644)
-	junk := filepath.Join(dir, "junk.parquet")
+	junk := filepath.Join(dir, "junk.dat")
 	os.WriteFile(junk, []byte("this is not a data file at all"), 0o644)
+	junkParquet := filepath.Join(dir, "junk.parquet") // the name says Parquet: a damaged one
+	os.WriteFile(junkParquet, []byte("this is not a data file at all"), 0o644)
 	badSchema := filepath.Join(dir, "bad.json")
 	os.WriteFile(badSchema, []byte(`{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"x","required":false,"type":"varchar2"}]}`), 0o644)
 	strAsLong := filepath.Join(dir, "long.json")
@@ -149,6 +151,8 @@ func TestErrors(t *testing.T) {
 	truncated := filepath.Join(dir, "truncated.parquet")
 	b, _ := os.ReadFile(data)
 	os.WriteFile(truncated, b[:len(b)/2], 0o644)
+	damaged := filepath.Join(dir, "damaged.dat") // its trailing PAR1 says Parquet
+	os.WriteFile(damaged, append([]byte("PAQ1"), b[4:]...), 0o644)
 
 	cases := []struct {
 		args []string
@@ -157,7 +161,11 @@ func TestErrors(t *testing.T) {
 	}{
 		{[]string{"cat", empty}, exitCorrupt, "unknown file format"},
 		{[]string{"cat", junk}, exitUnsupported, "unknown file format"},
+		{[]string{"cat", junkParquet}, exitCorrupt, `damaged magic bytes: parquet file by its name's extension .parquet, but its leading magic is "this", not "par1"`},
 		{[]string{"cat", truncated}, exitCorrupt, "unknown file format"},
+		{[]string{"cat", damaged}, exitCorrupt, `damaged.dat: reader: damaged magic bytes: parquet file by its trailing magic, but its leading magic is "paq1", not "par1"`},
+		{[]string{"schema", damaged}, exitCorrupt, `damaged.dat: reader: damaged magic bytes: parquet file by its trailing magic`},
+		{[]string{"plan", damaged}, exitCorrupt, `damaged.dat: reader: damaged magic bytes: parquet file by its trailing magic`},
 		{[]string{"cat", filepath.Join(dir, "nope.parquet")}, exitNotFound, "no such file"},
 		{[]string{"cat", "--schema", badSchema, data}, exitUnsupported, "varchar2"},
 		{[]string{"cat", "--schema", strAsLong, data}, exitSchema, "incompatible"},

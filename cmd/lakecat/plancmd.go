@@ -18,6 +18,9 @@ type planOptions struct {
 	Format string
 	Where  string
 	Table  tableFlags
+	// Catalog names a table of an Iceberg REST catalog (rest:// TABLE
+	// or --catalog), opened as schema and files open it.
+	Catalog catalogFlags
 }
 
 func newPlanCmd(f *factory, runF func(*planOptions) error) *cobra.Command {
@@ -29,7 +32,9 @@ func newPlanCmd(f *factory, runF func(*planOptions) error) *cobra.Command {
 read does (taken from a file column, renamed, promoted, null-filled,
 defaulted), then the file columns the read schema dropped.
 
-For a TABLE (a folder or an Iceberg metadata file), each live data file's
+For a TABLE (a folder, an Iceberg metadata file, an object-store URL, or an
+Iceberg REST catalog's table: rest://HOST[:PORT][/PREFIX]/NS.TABLE, or
+NS.TABLE with --catalog), each live data file's
 plan in the table's read schema, each followed by its delete files and how
 many rows they remove when the metadata tells (deletion vectors, position
 delete files for that file alone), in text format.`,
@@ -52,12 +57,13 @@ delete files for that file alone), in text format.`,
 	fl.StringVar(&opts.Schema.Rules, "rules", "", "promotion rules: iceberg, iceberg-v3, paimon or hudi")
 	fl.StringVar(&opts.Format, "format", "text", "text or json")
 	fl.StringVar(&opts.Where, "where", "", "TABLE: show which files and row groups this filter skips, and why")
+	opts.Catalog.register(fl)
 	return c
 }
 
 func runPlan(f *factory, o *planOptions) error {
 	if o.Where != "" {
-		if !isTable(o.Path) {
+		if !isTable(o.Path) && !o.Catalog.applies(o.Path) {
 			return usageError{fmt.Errorf("--where applies to a TABLE")}
 		}
 		filter, err := parseWhere(o.Where)
@@ -65,9 +71,9 @@ func runPlan(f *factory, o *planOptions) error {
 			return err
 		}
 		o.Table.filter = filter
-		return runPlanWhere(context.Background(), f, o.Path, &o.Table)
+		return runPlanWhere(context.Background(), f, o.Path, &o.Table, &o.Catalog)
 	}
-	if isTable(o.Path) {
+	if isTable(o.Path) || o.Catalog.applies(o.Path) {
 		if o.Format != "text" {
 			return usageError{fmt.Errorf("plan %s: a table's plan is text only; --format json explains one FILE", o.Path)}
 		}
@@ -105,7 +111,7 @@ func runPlan(f *factory, o *planOptions) error {
 func runTablePlan(f *factory, o *planOptions) error {
 	ctx := context.Background()
 	tf := tableFlags{listing: true}
-	t, err := openTable(ctx, f, o.Path, &tf, nil, 0)
+	t, err := openTableOrCatalog(ctx, f, &o.Catalog, o.Path, &tf)
 	if err != nil {
 		return err
 	}

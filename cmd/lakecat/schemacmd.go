@@ -62,7 +62,7 @@ func runSchema(f *factory, o *schemaOptions) error {
 		return err
 	}
 	defer in.Close()
-	_, derr := reader.DetectFormat(in.r, in.size)
+	_, derr := reader.DetectFormatNamed(in.r, in.size, o.Path)
 	if derr == nil {
 		s, format, err := reader.FileSchema(in.r, in.size)
 		if err != nil {

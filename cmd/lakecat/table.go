@@ -52,9 +52,14 @@ type tableFlags struct {
 	stats  *reader.ScanStats
 	// dictionary is cat's --dictionary with --format arrow.
 	dictionary bool
+	// flags is the flag set register put the flags in: a flag is given
+	// when the command line names it (pflag's Changed), whatever its
+	// value, so --raw=false is as given as --raw.
+	flags *pflag.FlagSet
 }
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
+	t.flags = fl
 	fl.Var(&t.SnapshotID, "snapshot-id", "read this snapshot (Iceberg: with the schema it was written with)")
 	fl.StringVar(&t.AsOf, "as-of", "", "read the latest snapshot at or before this time: RFC 3339, a date, epoch milliseconds (13 digits), or for a Hudi table an instant time (yyyyMMddHHmmss[SSS])")
 	fl.Var(&t.SchemaID, "schema-id", "Paimon: read with schema-N instead of the latest")
@@ -182,11 +187,11 @@ var tableFlagNames = []string{"snapshot-id", "as-of", "schema-id", "branch", "pa
 	"ignore-deletes", "raw", "ignore-logs", "workers", "memory", "time-zone", "no-rebase"}
 
 // givenFlags returns the table flags given, as "--name", in the order of
-// the help.
-func (t *tableFlags) givenFlags() []string {
+// the help, leaving out those named in except.
+func (t *tableFlags) givenFlags(except ...string) []string {
 	var names []string
 	for _, n := range tableFlagNames {
-		if t.given(n) {
+		if t.given(n) && !slices.Contains(except, n) {
 			names = append(names, "--"+n)
 		}
 	}
@@ -418,8 +423,17 @@ var formatFlags = []struct {
 	{"ignore-deletes", []table.Format{table.Iceberg, table.Paimon}, "a Hudi table's deletes are log records (--ignore-logs reads base files only)"},
 }
 
-// given reports whether the table flag name was given.
+// given reports whether the table flag name was given on the command line,
+// with any value (--raw=false, an empty --branch): the rule every per-format
+// flag and every table flag given with FILE arguments is checked by. Flags
+// not registered (a verb's own tableFlags value) are given when set to a
+// value other than their default.
 func (t *tableFlags) given(name string) bool {
+	if t.flags != nil {
+		if fl := t.flags.Lookup(name); fl != nil {
+			return fl.Changed
+		}
+	}
 	switch name {
 	case "path-map":
 		return len(t.PathMap) > 0

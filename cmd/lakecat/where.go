@@ -28,9 +28,9 @@ func parseWhere(s string) (expr.Expr, error) {
 
 // runPlanWhere prints, for each live data file of the table, whether the
 // filter skips it and why, and how many row groups it keeps.
-func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) error {
+func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags, cat *catalogFlags) error {
 	tf.forListing()
-	t, err := openTable(ctx, f, path, tf, nil, 0)
+	t, err := openTableOrCatalog(ctx, f, cat, path, tf)
 	if err != nil {
 		return err
 	}
@@ -38,6 +38,8 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 	fmt.Fprintln(tw, "PATH\tREAD\tROW GROUPS\tBYTES SKIPPED\tWHY")
 	var files, skipped, groups, kept, bloom, pstats int
 	var bytes int64
+	var rowIndex []string // ORC files some of whose row groups the row index rules out
+	var rowIndexGroups int
 	for i, tfile := range t.Files {
 		pr, err := t.Prune(ctx, i)
 		if err != nil {
@@ -61,6 +63,10 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 			rg = fmt.Sprintf("%d/%d", pr.RowGroupsKept, pr.RowGroups)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", tfile.Path, read, rg, pr.BytesSkipped, dash(pr.Reason))
+		if pr.OrcRowGroupsKept < pr.OrcRowGroups {
+			rowIndex = append(rowIndex, fmt.Sprintf("row index: %s: row groups %d/%d kept, %d rows skipped", tfile.Path, pr.OrcRowGroupsKept, pr.OrcRowGroups, pr.OrcRowsSkipped))
+			rowIndexGroups += pr.OrcRowGroups - pr.OrcRowGroupsKept
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -83,15 +89,43 @@ func runPlanWhere(ctx context.Context, f *factory, path string, tf *tableFlags) 
 			return err
 		}
 	}
+	if err := printRowIndexSkips(f, rowIndex, rowIndexGroups); err != nil {
+		return err
+	}
 	_, err = fmt.Fprintf(f.Stdout, "files: %d read, %d skipped; row groups: %d of %d kept; bytes skipped: %d\n", files-skipped, int64(skipped)+mfiles, kept, groups, bytes)
 	return err
+}
+
+// printRowIndexSkips prints, for plan --where, one line per ORC file some
+// of whose row groups the row index rules out (in the stripes kept), then
+// their total.
+func printRowIndexSkips(f *factory, lines []string, groups int) error {
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(f.Stdout, l); err != nil {
+			return err
+		}
+	}
+	if groups > 0 {
+		_, err := fmt.Fprintf(f.Stdout, "orc row groups skipped by the row index: %d\n", groups)
+		return err
+	}
+	return nil
 }
 
 // scanStatsLine formats the counters of a filtered scan for stderr.
 func scanStatsLine(c reader.ScanCounts) string {
 	line := fmt.Sprintf("lakecat: filter: files %d read, %d skipped; row groups %d read, %d skipped; bytes skipped %d; rows %d decoded, %d kept; row groups skipped by bloom filters %d",
 		c.FilesRead, c.FilesSkipped, c.RowGroupsRead, c.RowGroupsSkipped, c.BytesSkippedFiles+c.BytesSkippedRowGroups+c.BytesSkippedStripes, c.RowsRead, c.RowsSelected, c.RowGroupsSkippedBloom)
-	return line + orcStatsLine(c) + pageIndexStatsLine(c)
+	return line + orcStatsLine(c) + pageIndexStatsLine(c) + paimonStatsLine(c)
+}
+
+// paimonStatsLine formats the files among those skipped that Paimon
+// manifest statistics (value or key statistics) ruled out, "" when none.
+func paimonStatsLine(c reader.ScanCounts) string {
+	if c.FilesSkippedStats == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; paimon statistics: %d files skipped", c.FilesSkippedStats)
 }
 
 // pageIndexStatsLine formats the Parquet page index counters of a
@@ -109,6 +143,11 @@ func orcStatsLine(c reader.ScanCounts) string {
 	if c.StripesRead+c.StripesSkipped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; stripes %d read, %d skipped; orc row groups %d read, %d skipped (%d by bloom filters)",
+	line := fmt.Sprintf("; stripes %d read, %d skipped; orc row groups %d read, %d skipped (%d by bloom filters)",
 		c.StripesRead, c.StripesSkipped, c.OrcRowGroupsRead, c.OrcRowGroupsSkipped, c.OrcBloomSkipped)
+	if c.OrcRowIndexRowsSkipped > 0 {
+		line += fmt.Sprintf("; row index: %d rows skipped (%d decoded and dropped), %d bytes not decompressed",
+			c.OrcRowIndexRowsSkipped, c.OrcRowIndexRowsDecoded, c.OrcRowIndexBytesSkipped)
+	}
+	return line
 }

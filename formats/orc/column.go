@@ -23,6 +23,14 @@ type column interface {
 	// this column's streams (spec section "Struct Columns") and come out
 	// null.
 	next(n int, parent []byte) (arrow.ArrayData, error)
+	// node returns the column's file node; kids its projected children.
+	node() *node
+	kids() []column
+	// ownPositions is how many row index positions the column's own
+	// streams (not its children's) take in the loaded stripe; seekTo
+	// puts them at p's row group (seek.go).
+	ownPositions(x *stripeIndex) int
+	seekTo(p *posCursor)
 }
 
 // base holds what every column has: its node, Arrow type, allocator and

@@ -22,6 +22,8 @@ func FuzzOpen(f *testing.F) {
 	for _, c := range []uint64{compNone, compZlib, compZstd, compSnappy, compLZ4} {
 		f.Add(nestedFixture(c).bytes(f))
 	}
+	f.Add(genSeekFile(f, 250, 50, false, compNone, 0, 1))
+	f.Add(genSeekFile(f, 250, 50, true, compZlib, 300, 2))
 	if dir := realDirOrEmpty(); dir != "" {
 		ex := filepath.Join(dir, "apache-orc", "examples")
 		ents, _ := os.ReadDir(ex)
@@ -54,6 +56,24 @@ func fuzzDecode(b []byte, mem memory.Allocator) error {
 		return err
 	}
 	defer br.Close()
+	if err := drain(br); err != nil || f.RowIndexStride() <= 0 {
+		return err
+	}
+	// Again with every other row group skipped, seeking by the row index.
+	var skip []RowRange
+	for r := int64(0); r < f.NumRows() && len(skip) < 1000; r += 2 * f.RowIndexStride() {
+		skip = append(skip, RowRange{Start: r, End: r + f.RowIndexStride()})
+	}
+	sr, err := f.NewBatchReader(nil, BatchOptions{Allocator: mem, BatchRows: 100, Skip: skip})
+	if err != nil {
+		return err
+	}
+	defer sr.Close()
+	return drain(sr)
+}
+
+// drain reads at most 1000 batches of br.
+func drain(br *BatchReader) error {
 	for range 1000 {
 		rec, err := br.Next(context.Background())
 		if err == io.EOF {

@@ -35,6 +35,15 @@ const (
 	defaultBlockSize = 256 << 10
 	// defaultBatchRows is the batch size when BatchOptions.BatchRows is 0.
 	defaultBatchRows = 64 << 10
+	// maxPositions caps the stream positions of one row index entry: a
+	// column has at most three positioned streams of at most four
+	// positions each (a compressed boolean stream: chunk, offset in the
+	// chunk, bytes and bits consumed).
+	maxPositions = 64
+	// maxSeekValues caps the encoder position of one stream in a row
+	// index entry (the values of a run before the row group): a run of
+	// any run-length encoding holds at most 512 values.
+	maxSeekValues = 1024
 	// maxBatchRows caps BatchOptions.BatchRows.
 	maxBatchRows = 1 << 24
 )

@@ -85,6 +85,46 @@ func (r *pbReader) uints(dst []uint32, num protowire.Number, typ protowire.Type)
 	return dst
 }
 
+// repeatedBytes returns the values of the length-delimited field num of
+// the rest of the message, one per occurrence (aliasing the input), and
+// skips its other fields. ok is false when the field occurs more than max
+// times; a malformed message sets r.err.
+func (r *pbReader) repeatedBytes(num protowire.Number, max int) (vals [][]byte, ok bool) {
+	for {
+		n, typ, more := r.next()
+		if !more {
+			return vals, true
+		}
+		if n != num {
+			r.skip(n, typ)
+			continue
+		}
+		v := r.bytes(typ)
+		if len(vals) >= max {
+			return nil, false
+		}
+		vals = append(vals, v)
+	}
+}
+
+// uint64s appends a repeated uint64 field, packed or not.
+func (r *pbReader) uint64s(dst []uint64, typ protowire.Type) []uint64 {
+	if typ == protowire.VarintType {
+		return append(dst, r.uint(typ))
+	}
+	p := r.bytes(typ)
+	for len(p) > 0 && r.err == nil {
+		v, n := protowire.ConsumeVarint(p)
+		if n < 0 {
+			r.fail(n)
+			break
+		}
+		dst = append(dst, v)
+		p = p[n:]
+	}
+	return dst
+}
+
 func (r *pbReader) skip(num protowire.Number, typ protowire.Type) {
 	n := protowire.ConsumeFieldValue(num, typ, r.b)
 	if n < 0 {

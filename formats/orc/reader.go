@@ -134,8 +134,15 @@ type BatchOptions struct {
 	FirstStripe, Stripes int
 	// Skip lists ranges of file rows not returned (ascending, disjoint),
 	// such as row groups of the row index a filter rules out; see
-	// [BatchReader.BatchStart].
+	// [BatchReader.BatchStart]. Where a range reaches the start of a row
+	// group of the row index, the reader seeks each column's streams
+	// there by the index's positions instead of decoding the rows before
+	// it ([BatchReader.SkipCounts]).
 	Skip []RowRange
+
+	// noSeek makes the reader decode and drop every skipped row (for the
+	// tests comparing both ways).
+	noSeek bool
 }
 
 // BatchReader decodes the projected columns of a file stripe by stripe into
@@ -161,6 +168,10 @@ type BatchReader struct {
 	// skip, at and last: see rowskip.go.
 	skip     []RowRange
 	at, last int64
+	noSeek   bool
+	index    *stripeIndex // the loaded stripe's row index positions, nil when not read
+	seekCols []bool       // per column of cols: seekable by index
+	counts   SkipCounts
 }
 
 // NewBatchReader returns a reader of the leaves of proj, a pruned copy of
@@ -256,6 +267,10 @@ func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		for r.left == 0 {
 			if r.stripe >= r.end {
 				return nil, io.EOF
+			}
+			if r.skipStripe(r.stripe) {
+				r.stripe++
+				continue
 			}
 			if err := r.loadStripe(r.stripe); err != nil {
 				return nil, err
@@ -424,5 +439,5 @@ func (r *BatchReader) loadStripe(i int) error {
 		}
 	}
 	r.left = int64(min(si.numberOfRows, 1<<62))
-	return nil
+	return r.loadIndex(i, sf)
 }

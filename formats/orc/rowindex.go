@@ -17,7 +17,7 @@ type RowIndex struct {
 	stripe int
 	rows   int64 // rows of the stripe
 	stride int64
-	stats  map[int][][]byte // column → row group → ColumnStatistics message
+	stats  map[int][]rowIndexEntry // column → row group → entry
 	blooms map[int][]bloomFilter
 	utf8   map[int]bool // the column's filters come from BLOOM_FILTER_UTF8
 }
@@ -29,7 +29,7 @@ type RowIndex struct {
 // [ErrCorrupt] (the stripe footer or an index stream does not decode) or
 // are I/O errors.
 func (f *File) ReadRowIndex(i int, fields []*schema.Field) (*RowIndex, error) {
-	x := &RowIndex{f: f, stripe: i, rows: f.StripeRows(i), stride: f.RowIndexStride(), stats: map[int][][]byte{}, blooms: map[int][]bloomFilter{}, utf8: map[int]bool{}}
+	x := &RowIndex{f: f, stripe: i, rows: f.StripeRows(i), stride: f.RowIndexStride(), stats: map[int][]rowIndexEntry{}, blooms: map[int][]bloomFilter{}, utf8: map[int]bool{}}
 	if x.stride <= 0 || i < 0 || i >= f.NumStripes() {
 		return x, nil
 	}
@@ -140,50 +140,56 @@ func (x *RowIndex) Stats(g int, field *schema.Field) (ColumnStats, bool) {
 		return ColumnStats{}, false
 	}
 	entries := x.stats[n.col]
-	if g < 0 || g >= len(entries) || len(entries) != x.groups() || entries[g] == nil {
+	if g < 0 || g >= len(entries) || len(entries) != x.groups() || entries[g].stats == nil {
 		return ColumnStats{}, false
 	}
 	_, rows := x.RowGroupRows(g)
-	return decodeColumnStats(entries[g], n, rows)
+	return decodeColumnStats(entries[g].stats, n, rows)
 }
 
-// parseRowIndex returns the statistics message of each RowIndexEntry of a
-// RowIndex message (aliasing b), at most groups of them.
-func parseRowIndex(b []byte, groups int) ([][]byte, error) {
-	var out [][]byte
+// rowIndexEntry is one RowIndexEntry: the positions of the column's
+// streams at the start of the row group, and its statistics message.
+type rowIndexEntry struct {
+	positions []uint64
+	stats     []byte
+}
+
+// parseRowIndex returns the RowIndexEntry messages of a RowIndex message
+// (stats aliasing b), at most groups of them, each with at most
+// maxPositions positions.
+func parseRowIndex(b []byte, groups int) ([]rowIndexEntry, error) {
 	r := pbReader{b: b}
-	for {
-		num, typ, ok := r.next()
-		if !ok {
-			break
-		}
-		if num != 1 {
-			r.skip(num, typ)
-			continue
-		}
-		e := r.bytes(typ)
-		if len(out) >= groups {
-			return nil, fmt.Errorf("more row index entries than the stripe's %d row groups", groups)
-		}
-		var st []byte
+	msgs, ok := r.repeatedBytes(1, groups)
+	if !ok {
+		return nil, fmt.Errorf("more row index entries than the stripe's %d row groups", groups)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	out := make([]rowIndexEntry, len(msgs))
+	for i, e := range msgs {
 		er := pbReader{b: e}
 		for {
 			n2, t2, ok := er.next()
 			if !ok {
 				break
 			}
-			if n2 == 2 {
-				st = er.bytes(t2)
-				continue
+			switch n2 {
+			case 1:
+				if out[i].positions = er.uint64s(out[i].positions, t2); len(out[i].positions) > maxPositions {
+					return nil, fmt.Errorf("row index entry %d with more than %d positions", i, maxPositions)
+				}
+			case 2:
+				out[i].stats = er.bytes(t2)
+			default:
+				er.skip(n2, t2)
 			}
-			er.skip(n2, t2)
 		}
 		if er.err != nil {
 			return nil, er.err
 		}
-		out = append(out, st)
 	}
-	return out, r.err
+	return out, nil
 }
 
 // bloomFilter is one ORC bloom filter (spec section "Bloom Filter Index"):
@@ -201,21 +207,16 @@ const maxBloomHashes = 64
 // numHashFunctions and bitset, as repeated fixed64 (bitset) or as the
 // little-endian bytes of utf8bitset.
 func parseBloomIndex(b []byte, groups int) ([]bloomFilter, error) {
-	var out []bloomFilter
 	r := pbReader{b: b}
-	for {
-		num, typ, ok := r.next()
-		if !ok {
-			break
-		}
-		if num != 1 {
-			r.skip(num, typ)
-			continue
-		}
-		m := r.bytes(typ)
-		if len(out) >= groups {
-			return nil, fmt.Errorf("more bloom filters than the stripe's %d row groups", groups)
-		}
+	msgs, ok := r.repeatedBytes(1, groups)
+	if !ok {
+		return nil, fmt.Errorf("more bloom filters than the stripe's %d row groups", groups)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	out := make([]bloomFilter, 0, len(msgs))
+	for _, m := range msgs {
 		var bf bloomFilter
 		br := pbReader{b: m}
 		for {
@@ -258,5 +259,5 @@ func parseBloomIndex(b []byte, groups int) ([]bloomFilter, error) {
 		}
 		out = append(out, bf)
 	}
-	return out, r.err
+	return out, nil
 }

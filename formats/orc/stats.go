@@ -90,44 +90,27 @@ func (f *File) stats() *statsState {
 // ColumnStatistics messages (aliasing b), at most stripes entries of at most
 // cols columns each.
 func splitMetadata(b []byte, stripes, cols int) ([][][]byte, error) {
-	var out [][][]byte
 	r := pbReader{b: b}
-	for {
-		num, typ, ok := r.next()
+	ss, ok := r.repeatedBytes(1, stripes)
+	if !ok {
+		return nil, fmt.Errorf("more stripe statistics than stripes")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	out := make([][][]byte, 0, len(ss))
+	for _, m := range ss {
+		sr := pbReader{b: m}
+		cs, ok := sr.repeatedBytes(1, cols)
 		if !ok {
-			break
-		}
-		if num != 1 {
-			r.skip(num, typ)
-			continue
-		}
-		ss := r.bytes(typ)
-		if len(out) >= stripes {
-			return nil, fmt.Errorf("more stripe statistics than stripes")
-		}
-		var cs [][]byte
-		sr := pbReader{b: ss}
-		for {
-			n2, t2, ok := sr.next()
-			if !ok {
-				break
-			}
-			if n2 != 1 {
-				sr.skip(n2, t2)
-				continue
-			}
-			c := sr.bytes(t2)
-			if len(cs) >= cols {
-				return nil, fmt.Errorf("more column statistics than columns")
-			}
-			cs = append(cs, c)
+			return nil, fmt.Errorf("more column statistics than columns")
 		}
 		if sr.err != nil {
 			return nil, sr.err
 		}
 		out = append(out, cs)
 	}
-	return out, r.err
+	return out, nil
 }
 
 // colStatsMsg is a decoded ColumnStatistics message (spec section "Column

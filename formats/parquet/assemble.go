@@ -110,6 +110,7 @@ func (br *BatchReader) buildLeaf(sn *selNode) (arrow.ArrayData, error) {
 		// Values and validity were placed while reading.
 		n, nulls = lr.entries, lr.nulls
 		if nulls > 0 {
+			lr.fillValid(n)
 			bm = lr.valid.take()
 			bm.ResizeNoShrink(int(bitutil.BytesForBits(int64(n))))
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -106,7 +107,15 @@ type leafReader struct {
 	dictFixed []byte
 	dictData  []byte
 	dictOffs  []int32
-	bools     []byte
+	// dictShort holds every dictionary string of a BYTE_ARRAY chunk whose
+	// strings are all at most 32 bytes long, each padded to blocks beside
+	// its length (nil otherwise): see gatherVar.
+	dictShort []shortValue
+	shortWide bool // dictShort holds strings longer than 16 bytes
+	// shortLen is the length of every string of dictShort when they all
+	// have the same length of at most 16 bytes, -1 otherwise.
+	shortLen int
+	bools    []byte
 
 	// Batch output.
 	bdef, brep []byte
@@ -119,6 +128,15 @@ type leafReader struct {
 	nulls      int     // flat optional columns: null entries in the batch
 	hint       [3]int  // sizes of the last batch's buffers, reserved up front
 	keepLevels bool    // collect bdef/brep: nested leaves and leaves whose levels a struct needs
+
+	// validTo is the number of the batch's entries whose validity bits
+	// are written (flat optional columns); the entries after it up to
+	// entries are all non-null and their bits are set only when a null
+	// follows them (setValid) or the batch ends with nulls (fillValid).
+	validTo int
+	// pageFull is set when every entry of the current page is defined
+	// (flat optional columns).
+	pageFull bool
 
 	// Row selection scratch (see takeMasked): the kept levels, value keep
 	// bytes, dictionary indexes, plain values and byte-array offsets.
@@ -419,6 +437,7 @@ func (lr *leafReader) setupPage(pg pq.Page) (err error) {
 	lr.pos, lr.vpos = 0, 0
 	lr.def, lr.rep = nil, nil
 	lr.idx, lr.raw, lr.offs = nil, nil, nil
+	lr.pageFull = false
 	if lr.maxDef > 0 {
 		lr.def = pg.DefinitionLevels()
 	}
@@ -480,7 +499,35 @@ func (lr *leafReader) setupPage(pg pq.Page) (err error) {
 	if defined != nvals {
 		return lr.corrupt("levels define %d values, the page holds %d", defined, nvals)
 	}
+	lr.pageFull = defined == lr.nEntries
 	return nil
+}
+
+// setValid records the validity of the len(d) entries of a flat optional
+// column that start at entry base of the batch, cnt of which equal md (are
+// defined), and counts their nulls. Entries without a null among them
+// write no bits: the bits of a stretch of non-null entries are set a word
+// at a time, and only when a null follows it in the batch (the bitmap of a
+// batch without nulls is dropped).
+func (lr *leafReader) setValid(base int, d []byte, md byte, cnt int) {
+	if cnt == len(d) {
+		return
+	}
+	lr.fillValid(base)
+	if cnt > 0 {
+		setValidity(lr.valid.b.Bytes(), base, d, md)
+	}
+	lr.validTo = base + len(d)
+	lr.nulls += len(d) - cnt
+}
+
+// fillValid sets the validity bits of the non-null entries from validTo up
+// to entry n of the batch.
+func (lr *leafReader) fillValid(n int) {
+	if n > lr.validTo {
+		bitutil.SetBitsTo(lr.valid.b.Bytes(), int64(lr.validTo), int64(n-lr.validTo), true)
+	}
+	lr.validTo = n
 }
 
 func (lr *leafReader) loadDictionary(dict pq.Dictionary) error {
@@ -507,6 +554,14 @@ func (lr *leafReader) loadDictionary(dict pq.Dictionary) error {
 		}
 		if n == 0 {
 			lr.dictOffs = append(lr.dictOffs, 0)
+		}
+		short := lr.dictShort[:0]
+		lr.dictShort, lr.shortLen = nil, -1
+		if l := maxLength(lr.dictOffs); n <= maxShortDictValues && l >= 0 && l <= 32 {
+			lr.dictShort, lr.shortWide = shortValues(short, lr.dictData, lr.dictOffs), l > 16
+			if l <= 16 && n > 0 && int(lr.dictOffs[n]-lr.dictOffs[0]) == n*l {
+				lr.shortLen = l // no value is shorter than l
+			}
 		}
 	default:
 		w := c.width
@@ -637,11 +692,11 @@ func (lr *leafReader) takeFlat(start, end int) error {
 	base := lr.entries - n
 	d := lr.def[start:end]
 	md := lr.maxDef
-	cnt := bytes.Count(d, []byte{md})
-	if cnt > 0 {
-		setValidity(lr.valid.b.Bytes(), base, d, md)
+	cnt := n
+	if !lr.pageFull {
+		cnt = bytes.Count(d, []byte{md})
 	}
-	lr.nulls += n - cnt
+	lr.setValid(base, d, md, cnt)
 	c := lr.conv
 	if c.variable() {
 		if err := lr.takeDense(cnt); err != nil {
@@ -754,29 +809,57 @@ func (lr *leafReader) takeDense(cnt int) error {
 
 // gatherVar appends the dictionary strings idx names to the batch's data
 // and offsets: the lengths first (checking every index and the batch's
-// byte cap), then one pass of copies into the data grown once. A value of
-// at most gatherSlack bytes is moved as one fixed-size block, which needs
-// gatherSlack bytes of room past the end of both the dictionary data
-// (loadDictionary leaves them) and the batch data (grown here, then given
-// back); longer values are copied by length.
+// byte cap), then one pass of copies into the data grown once. The data
+// is grown by shortSlack bytes more than its values need (then given
+// back), so that a short value can be stored as one fixed-size block. A
+// dictionary of strings of at most 32 bytes (dictShort) is read as blocks
+// beside their lengths, one load per index for the length and one for the
+// bytes; in other dictionaries, values of at most gatherSlack bytes are
+// moved as one block (loadDictionary leaves gatherSlack bytes past the
+// dictionary data) and longer values are copied by length. When every
+// string of a dictionary has the same length (codes, flags), the total
+// needs no pass over the indexes, which are checked while gathering
+// (gatherEqual).
 func (lr *leafReader) gatherVar(idx []int32) error {
 	nd := uint32(len(lr.dictOffs) - 1)
-	do := lr.dictOffs
-	total := 0
-	for _, x := range idx {
-		if uint32(x) >= nd {
-			return lr.corrupt("dictionary index %d out of range [0, %d)", x, nd)
+	var total int
+	var err error
+	switch {
+	case lr.shortLen >= 0 && lr.dictShort != nil:
+		total = len(idx) * lr.shortLen // indexes checked while gathering
+	case lr.dictShort != nil:
+		total, err = shortTotal(lr.dictShort, idx)
+	default:
+		do := lr.dictOffs
+		for _, x := range idx {
+			if uint32(x) >= nd {
+				return lr.corrupt("dictionary index %d out of range [0, %d)", x, nd)
+			}
+			total += int(do[x+1] - do[x])
 		}
-		total += int(do[x+1] - do[x])
+	}
+	if err != nil {
+		return lr.corrupt("%v", err)
 	}
 	if lr.vdata.n+total > maxBatchBytes {
 		return unsupportedf("column %s: more than %d bytes of values in one batch; use a smaller BatchRows", lr.ln.phys.path, maxBatchBytes)
 	}
-	data := lr.vdata.extend(total + gatherSlack)
-	lr.vdata.n -= gatherSlack
+	data := lr.vdata.extend(total + shortSlack)[:total+shortSlack]
+	lr.vdata.n -= shortSlack
 	out := arrow.Int32Traits.CastFromBytes(lr.voffs.extend(4 * len(idx)))
 	out = out[:len(idx)]
 	base := int32(lr.vdata.n - total)
+	if lr.shortLen >= 0 && lr.dictShort != nil {
+		if err := gatherEqual(data, out, lr.dictShort, idx, base, lr.shortLen); err != nil {
+			return lr.corrupt("%v", err)
+		}
+		return nil
+	}
+	if lr.dictShort != nil {
+		gatherShort(data, out, lr.dictShort, idx, base, lr.shortWide)
+		return nil
+	}
+	do := lr.dictOffs
 	p := 0
 	dd := lr.dictData[:len(lr.dictData)+gatherSlack]
 	for i, x := range idx {
@@ -792,6 +875,105 @@ func (lr *leafReader) gatherVar(idx []int32) error {
 	return nil
 }
 
-// gatherSlack is the length up to which gatherVar moves a dictionary string
-// as one fixed-size block rather than calling copy.
+// gatherSlack is the length up to which gatherVar moves a string of a
+// dictionary with longer strings as one fixed-size block rather than
+// calling copy.
 const gatherSlack = 16
+
+// shortSlack is the room gatherVar leaves past the values it writes: the
+// largest block it stores.
+const shortSlack = 32
+
+// shortValue is one dictionary string of at most 32 bytes: its bytes
+// padded with zeros to a 32-byte block, and its length.
+type shortValue struct {
+	b [32]byte
+	n uint32
+}
+
+// maxLength returns the length of the longest value the offsets delimit,
+// or -1 when they decrease.
+func maxLength(offs []int32) int {
+	m := int32(0)
+	for i := 1; i < len(offs); i++ {
+		l := offs[i] - offs[i-1]
+		if l < 0 {
+			return -1
+		}
+		m = max(m, l)
+	}
+	return int(m)
+}
+
+// shortValues appends the values of the dictionary data its offsets
+// delimit (each at most 32 bytes long) to dst as blocks; the result is not
+// nil.
+func shortValues(dst []shortValue, data []byte, offs []int32) []shortValue {
+	if dst == nil {
+		dst = make([]shortValue, 0, len(offs))
+	}
+	for i := 1; i < len(offs); i++ {
+		var v shortValue
+		v.n = uint32(copy(v.b[:], data[offs[i-1]:offs[i]]))
+		dst = append(dst, v)
+	}
+	return dst
+}
+
+// shortTotal returns the bytes of the strings idx names, or an error for
+// an index out of range.
+func shortTotal(short []shortValue, idx []int32) (int, error) {
+	nd := uint32(len(short))
+	total := 0
+	for _, x := range idx {
+		if uint32(x) >= nd {
+			return 0, errDictIndex(x, nd)
+		}
+		total += int(short[x].n)
+	}
+	return total, nil
+}
+
+// gatherShort writes the strings short[idx[i]] one after another into data
+// (which has 32 bytes of room past their total) and the offset after each,
+// plus base, into out: the first 16 bytes of each block when wide is
+// false (every string is at most 16 bytes long), the whole block when it
+// is set. Every index is in range (shortTotal checked them).
+func gatherShort(data []byte, out []int32, short []shortValue, idx []int32, base int32, wide bool) {
+	p := 0
+	out = out[:len(idx)]
+	if !wide {
+		for i, x := range idx {
+			v := &short[x]
+			*(*[16]byte)(data[p : p+16]) = *(*[16]byte)(v.b[:16])
+			p += int(v.n)
+			out[i] = base + int32(p)
+		}
+		return
+	}
+	for i, x := range idx {
+		v := &short[x]
+		*(*[32]byte)(data[p : p+32]) = v.b
+		p += int(v.n)
+		out[i] = base + int32(p)
+	}
+}
+
+// gatherEqual is gatherShort for a dictionary whose strings all have
+// length l (at most 16 bytes): the offsets follow from l, and each index
+// is checked as it is read; an index out of range is an error (the values
+// before it are written).
+func gatherEqual(data []byte, out []int32, short []shortValue, idx []int32, base int32, l int) error {
+	nd := uint32(len(short))
+	p := 0
+	out = out[:len(idx)]
+	for i, x := range idx {
+		if uint32(x) >= nd {
+			return errDictIndex(x, nd)
+		}
+		*(*[16]byte)(data[p : p+16]) = *(*[16]byte)(short[x].b[:16])
+		p += l
+		out[i] = base + int32(p)
+	}
+	return nil
+}

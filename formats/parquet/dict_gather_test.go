@@ -3,6 +3,7 @@ package parquet
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -84,15 +85,32 @@ type dictRow struct {
 	D   float64 `parquet:"d,dict,id(4)"`
 }
 
-// TestDictionaryPagesAgree reads dictionary pages of strings of 0 to 40
-// bytes (either side of gatherVar's block length, the longest last in the
-// dictionary), decimals (16-byte gathers) and doubles, with nulls, and
-// compares every value with pqarrow's, at several batch sizes.
+// TestDictionaryPagesAgree reads dictionary pages of strings of 0 to
+// maxLen bytes (either side of gatherVar's block lengths: dictionaries of
+// strings of at most 16 and at most 32 bytes are gathered as blocks, longer
+// ones from the dictionary data; the longest last in the dictionary),
+// decimals (16-byte gathers) and doubles, with nulls, and compares every
+// value with pqarrow's, at several batch sizes.
 func TestDictionaryPagesAgree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	words := make([]string, 41)
+	for _, maxLen := range []int{40, 33, 32, 17, 16, 15, 1, 0} {
+		t.Run(fmt.Sprint(maxLen), func(t *testing.T) { testDictionaryPagesAgree(t, maxLen, false) })
+	}
+	for _, l := range []int{1, 3, 16, 17} {
+		t.Run(fmt.Sprint("equal", l), func(t *testing.T) { testDictionaryPagesAgree(t, l, true) })
+	}
+}
+
+// testDictionaryPagesAgree is TestDictionaryPagesAgree for strings of 0
+// to maxLen bytes, or, when equal is set, of strings of maxLen bytes only
+// (gatherEqual for at most 16).
+func testDictionaryPagesAgree(t *testing.T, maxLen int, equal bool) {
+	rng := rand.New(rand.NewPCG(7, uint64(maxLen)))
+	words := make([]string, maxLen+1)
 	for i := range words {
 		words[i] = strings.Repeat(string(rune('a'+i%26)), i)
+		if equal {
+			words[i] = fmt.Sprintf("%0*d", maxLen, i)[:maxLen]
+		}
 	}
 	rows := make([]dictRow, 5000)
 	for i := range rows {
@@ -145,6 +163,69 @@ func TestDictionaryPagesAgree(t *testing.T) {
 			}
 			t.Fatalf("batch %d: reads differ", batch)
 		}
+	}
+}
+
+// TestGatherShort gathers strings of a dictionary of short strings as
+// blocks and checks the data, the offsets and that an index out of range
+// is refused.
+func TestGatherShort(t *testing.T) {
+	for _, maxLen := range []int{0, 1, 16, 17, 32} {
+		var data []byte
+		offs := []int32{0}
+		for i := 0; i <= maxLen; i++ {
+			data = append(data, strings.Repeat(string(rune('A'+i%26)), i)...)
+			offs = append(offs, int32(len(data)))
+		}
+		if got := maxLength(offs); got != maxLen {
+			t.Fatalf("maxLength %d, want %d", got, maxLen)
+		}
+		short := shortValues(nil, data, offs)
+		idx := []int32{int32(maxLen), 0, int32(maxLen / 2), int32(maxLen), 0}
+		total, err := shortTotal(short, idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []byte
+		var wantOffs []int32
+		for _, x := range idx {
+			want = append(want, data[offs[x]:offs[x+1]]...)
+			wantOffs = append(wantOffs, 100+int32(len(want)))
+		}
+		if total != len(want) {
+			t.Fatalf("max %d: total %d, want %d", maxLen, total, len(want))
+		}
+		out := make([]byte, total+shortSlack)
+		o := make([]int32, len(idx))
+		gatherShort(out, o, short, idx, 100, maxLen > 16)
+		if !bytes.Equal(out[:total], want) || !slices.Equal(o, wantOffs) {
+			t.Fatalf("max %d: got %q %v, want %q %v", maxLen, out[:total], o, want, wantOffs)
+		}
+		if _, err := shortTotal(short, []int32{0, int32(maxLen) + 1}); err == nil {
+			t.Fatalf("max %d: index %d out of range accepted", maxLen, maxLen+1)
+		}
+		if _, err := shortTotal(short, []int32{-1}); err == nil {
+			t.Fatalf("max %d: index -1 accepted", maxLen)
+		}
+	}
+	// Strings of one length: the offsets follow from it.
+	data := []byte("AAABBBCCC")
+	short := shortValues(nil, data, []int32{0, 3, 6, 9})
+	out := make([]byte, 4*3+shortSlack)
+	o := make([]int32, 4)
+	if err := gatherEqual(out, o, short, []int32{2, 0, 0, 1}, 7, 3); err != nil {
+		t.Fatal(err)
+	}
+	if string(out[:12]) != "CCCAAAAAABBB" || !slices.Equal(o, []int32{10, 13, 16, 19}) {
+		t.Fatalf("gatherEqual: %q %v", out[:12], o)
+	}
+	for _, bad := range []int32{3, -1} {
+		if err := gatherEqual(out, o, short, []int32{0, bad}, 0, 3); err == nil {
+			t.Fatalf("gatherEqual: index %d accepted", bad)
+		}
+	}
+	if maxLength([]int32{0, 5, 3}) != -1 {
+		t.Fatal("decreasing offsets not seen")
 	}
 }
 

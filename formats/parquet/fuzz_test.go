@@ -42,6 +42,20 @@ func fuzzSeeds(t testing.TB) map[string][]byte {
 		"d": pq.Optional(pq.Decimal(2, 6, pq.FixedLenByteArrayType(3))),
 		"t": pq.Optional(pq.Encoded(pq.Leaf(pq.Int96Type), &pq.RLEDictionary)),
 	}, rows, pq.PageBufferSize(64))
+	// Dictionaries of short strings (at most 16 bytes, and 17 to 32),
+	// gathered as blocks, with nulls in the flat optional column and pages
+	// with and without them.
+	var short []dictRow
+	for i := 0; i < 40; i++ {
+		w := fmt.Sprint("k", i%3)
+		long := fmt.Sprintf("%-20d", i%4)
+		r := dictRow{R: long, D: float64(i % 2)}
+		if i >= 20 && i%3 != 0 {
+			r.S = &w
+		}
+		short = append(short, r)
+	}
+	seeds["dictshort"] = writeRows(t, short, pq.PageBufferSize(64))
 	return seeds
 }
 

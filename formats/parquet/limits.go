@@ -20,6 +20,12 @@ const (
 	// maxFixedLength bounds FIXED_LEN_BYTE_ARRAY type_length (bytes).
 	maxFixedLength = 1 << 24
 
+	// maxShortDictValues bounds the entries of a dictionary of short
+	// strings that is copied into padded blocks (36 bytes an entry at
+	// most) for gathering; a larger dictionary is gathered from its data
+	// and offsets.
+	maxShortDictValues = 1 << 16
+
 	// maxBatchRows bounds BatchOptions.BatchRows (rows).
 	maxBatchRows = 1 << 24
 

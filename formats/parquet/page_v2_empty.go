@@ -41,6 +41,7 @@ func emptyV2(codec format.CompressionCodec, h *format.PageHeader) bool {
 // setupEmptyV2 makes p the current page: its levels decoded, no values.
 func (lr *leafReader) setupEmptyV2(p *emptyV2Page) error {
 	lr.pos, lr.vpos = 0, 0
+	lr.pageFull = false
 	lr.def, lr.rep = nil, nil
 	lr.idx, lr.raw, lr.offs = nil, nil, nil
 	lr.dictPage = false

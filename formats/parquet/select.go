@@ -118,7 +118,7 @@ func (br *BatchReader) startSkip(skip *roaring64.Bitmap) {
 // beginBatch resets the batch output for a batch of nRows rows.
 func (lr *leafReader) beginBatch(nRows int) {
 	lr.bdef, lr.brep = lr.bdef[:0], lr.brep[:0]
-	lr.entries, lr.nvals, lr.nulls = 0, 0, 0
+	lr.entries, lr.nvals, lr.nulls, lr.validTo = 0, 0, 0, 0
 	if lr.conv.variable() {
 		lr.voffs.reset(lr.mem)
 		lr.vdata.reset(lr.dataMem)
@@ -340,10 +340,7 @@ func (lr *leafReader) scatterMasked(start, end int, mask []uint8, kept int) (boo
 		lr.bdef = append(lr.bdef, cd...)
 	}
 	defined := bytes.Count(cd, []byte{md})
-	if defined > 0 {
-		setValidity(lr.valid.b.Bytes(), base, cd, md)
-	}
-	lr.nulls += kept - defined
+	lr.setValid(base, cd, md, defined)
 	lr.nvals += defined
 	lr.pos, lr.vpos = end, v0+nvals
 	return true, nil

@@ -48,6 +48,13 @@ type Table struct {
 	// schema.name-mapping.default for data files without field ids.
 	Properties map[string]string
 
+	// Summaries, when set, gives the manifest list's partition field
+	// summaries (Iceberg spec, "Manifest Lists", field_summary) of each
+	// manifest Commit writes, from the spec id, content and files of that
+	// manifest: one per partition field of the spec, or nil for none.
+	// Unset, the manifest list has no partitions field.
+	Summaries func(specID, content int, files []File) []FieldSummary
+
 	seq       int64
 	manifests []manifestFile
 	snapshots []string
@@ -67,6 +74,13 @@ type PartitionField struct {
 	FieldID  int
 	SourceID int
 	Type     string
+}
+
+// FieldSummary is one partition field's field_summary in a manifest list:
+// Lower and Upper in the single-value binary form (nil: not written).
+type FieldSummary struct {
+	ContainsNull bool
+	Lower, Upper []byte
 }
 
 // File is a data or delete file to commit.
@@ -175,6 +189,7 @@ type manifestFile struct {
 	addedSnapshotID int64
 	added           int
 	rows            int64
+	summaries       []FieldSummary
 }
 
 // Commit adds the files as one snapshot with the next sequence number: one
@@ -210,20 +225,32 @@ func (t *Table) Commit(files ...File) error {
 		for _, f := range groups[g] {
 			rows += f.Records
 		}
-		t.manifests = append(t.manifests, manifestFile{path: t.Stored(name), length: n, specID: g.spec, content: g.content,
-			seq: seq, addedSnapshotID: snapID, added: len(groups[g]), rows: rows})
+		mf := manifestFile{path: t.Stored(name), length: n, specID: g.spec, content: g.content,
+			seq: seq, addedSnapshotID: snapID, added: len(groups[g]), rows: rows}
+		if t.Summaries != nil {
+			mf.summaries = t.Summaries(g.spec, g.content, groups[g])
+		}
+		t.manifests = append(t.manifests, mf)
 	}
 	list := fmt.Sprintf("metadata/snap-%d.avro", snapID)
 	var recs []map[string]any
 	for _, m := range t.manifests {
-		recs = append(recs, map[string]any{
+		rec := map[string]any{
 			"manifest_path": m.path, "manifest_length": m.length, "partition_spec_id": m.specID, "content": m.content,
 			"sequence_number": m.seq, "min_sequence_number": m.seq, "added_snapshot_id": m.addedSnapshotID,
 			"added_files_count": m.added, "existing_files_count": 0, "deleted_files_count": 0,
 			"added_rows_count": m.rows, "existing_rows_count": int64(0), "deleted_rows_count": int64(0),
-		})
+		}
+		if t.Summaries != nil {
+			rec["partitions"] = summariesAvro(m.summaries)
+		}
+		recs = append(recs, rec)
 	}
-	if _, err := t.writeOCF(list, ManifestListSchema, map[string][]byte{"snapshot-id": []byte(fmt.Sprint(snapID)),
+	listSchema := ManifestListSchema
+	if t.Summaries != nil {
+		listSchema = manifestListSchemaWithSummaries
+	}
+	if _, err := t.writeOCF(list, listSchema, map[string][]byte{"snapshot-id": []byte(fmt.Sprint(snapID)),
 		"sequence-number": []byte(fmt.Sprint(seq)), "format-version": []byte(fmt.Sprint(t.FormatVersion))}, recs); err != nil {
 		return err
 	}
@@ -407,6 +434,34 @@ const ManifestListSchema = `{"type":"record","name":"manifest_file","fields":[
  {"name":"added_rows_count","type":"long","field-id":512},
  {"name":"existing_rows_count","type":"long","field-id":513},
  {"name":"deleted_rows_count","type":"long","field-id":514}]}`
+
+// manifestListSchemaWithSummaries is [ManifestListSchema] with the
+// optional partitions field (507): a list of field_summary records (508).
+var manifestListSchemaWithSummaries = strings.TrimSuffix(ManifestListSchema, "]}") + `,
+ {"name":"partitions","type":["null",{"type":"array","element-id":508,"items":{"type":"record","name":"r508","fields":[
+  {"name":"contains_null","type":"boolean","field-id":509},
+  {"name":"lower_bound","type":["null","bytes"],"default":null,"field-id":510},
+  {"name":"upper_bound","type":["null","bytes"],"default":null,"field-id":511}]}}],"default":null,"field-id":507}]}`
+
+// summariesAvro returns the Avro value of a partitions field: nil (null)
+// for no summaries.
+func summariesAvro(sums []FieldSummary) any {
+	if sums == nil {
+		return nil
+	}
+	out := make([]any, 0, len(sums))
+	for _, fs := range sums {
+		r := map[string]any{"contains_null": fs.ContainsNull, "lower_bound": nil, "upper_bound": nil}
+		if fs.Lower != nil {
+			r["lower_bound"] = fs.Lower
+		}
+		if fs.Upper != nil {
+			r["upper_bound"] = fs.Upper
+		}
+		out = append(out, r)
+	}
+	return out
+}
 
 // ManifestEntrySchema returns the Avro schema of manifest entries (Iceberg
 // spec, "Manifests", format v2/v3 fields), with field ids, whose partition

@@ -142,7 +142,9 @@ type WriteStat struct {
 // ParseCommitMetadata decodes a completed commit file: JSON (table version
 // ≤ 7) or an Avro object container holding one HoodieCommitMetadata or
 // HoodieReplaceCommitMetadata record (version 8). An empty file is empty
-// metadata. Errors match [ErrCorruptTimeline].
+// metadata. Errors match [ErrCorruptTimeline], or formats/avro.ErrUnsupported
+// (class lakecat.ErrUnsupported) for an Avro codec or schema that package
+// does not read, as for manifests and data files.
 func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
 	md = &CommitMetadata{ReplacedFileIDs: map[string][]string{}}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -152,7 +154,7 @@ func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
 	if bytes.HasPrefix(data, []byte("Obj\x01")) {
 		f, err := avrorec.Open(data, "instant")
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrCorruptTimeline, err)
+			return nil, avrorec.OpenError(ErrCorruptTimeline, "hudi: instant", err)
 		}
 		for r, err := range f.Records(context.Background()) {
 			if err != nil {

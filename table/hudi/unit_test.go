@@ -1,13 +1,17 @@
 package hudi
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/formats/avro"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/storage"
 )
@@ -146,7 +150,7 @@ func FuzzParseCommitMetadata(f *testing.F) {
 	f.Add([]byte(commitSeed))
 	f.Add([]byte("Obj\x01"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := ParseCommitMetadata(data); err != nil && !errors.Is(err, ErrCorruptTimeline) {
+		if _, err := ParseCommitMetadata(data); err != nil && !errors.Is(err, ErrCorruptTimeline) && !errors.Is(err, avro.ErrUnsupported) {
 			t.Fatalf("unexpected error %v", err)
 		}
 	})
@@ -211,5 +215,53 @@ func TestTimelineRules(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), storage.OSFS{}, t.TempDir()); !errors.Is(err, ErrNotHudi) {
 		t.Errorf("Open of an empty folder: %v", err)
+	}
+}
+
+// TestParseCommitMetadataUnsupportedAvro: a version-8 instant whose Avro
+// codec or schema formats/avro does not read is avro.ErrUnsupported (class
+// unsupported, exit 4), as a manifest or a data file is, not a corrupt
+// timeline; a damaged container stays corrupt.
+func TestParseCommitMetadataUnsupportedAvro(t *testing.T) {
+	ocf := func(schema, codec string) []byte {
+		var b bytes.Buffer
+		long := func(v int64) {
+			var tmp [binary.MaxVarintLen64]byte
+			b.Write(tmp[:binary.PutVarint(tmp[:], v)])
+		}
+		str := func(s string) { long(int64(len(s))); b.WriteString(s) }
+		b.WriteString("Obj\x01")
+		long(2)
+		str("avro.codec")
+		str(codec)
+		str("avro.schema")
+		str(schema)
+		long(0)
+		b.WriteString("0123456789abcdef")
+		long(0)
+		long(0)
+		b.WriteString("0123456789abcdef")
+		return b.Bytes()
+	}
+	const rec = `{"type":"record","name":"HoodieCommitMetadata","fields":[{"name":"operationType","type":["null","string"]}]}`
+	for _, c := range []struct {
+		name        string
+		data        []byte
+		unsupported bool
+		msg         string
+	}{
+		{"codec", ocf(rec, "lzma"), true, "hudi: instant: avro: instant: codec \"lzma\""},
+		{"recursive schema", ocf(`{"type":"record","name":"j","fields":[{"name":"j","type":["null","j"]}]}`, "null"), true,
+			"hudi: instant: instant: avro: j.j.j.…: schema nested deeper than 128 levels (or recursive)"},
+		{"damaged header", []byte("Obj\x01\x7f"), false, ""},
+	} {
+		_, err := ParseCommitMetadata(c.data)
+		if c.unsupported {
+			if !errors.Is(err, avro.ErrUnsupported) || lakecat.ClassOf(err) != lakecat.ErrUnsupported || errors.Is(err, ErrCorruptTimeline) || err.Error() != c.msg {
+				t.Errorf("%s: error %v (class %v), want unsupported %q", c.name, err, lakecat.ClassOf(err), c.msg)
+			}
+		} else if !errors.Is(err, ErrCorruptTimeline) || lakecat.ClassOf(err) != lakecat.ErrCorrupt {
+			t.Errorf("%s: error %v, want a corrupt timeline", c.name, err)
+		}
 	}
 }

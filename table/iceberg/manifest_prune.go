@@ -16,7 +16,8 @@ import (
 // field's lower and upper bounds (decoded in the field's result type from
 // the read schema, an older int bound read as long, or not used) and its
 // contains_null flag. A manifest without summaries, of an unknown spec or
-// of a delete content may match.
+// of a delete content may match; a summary with lower > upper says
+// nothing ([expr.BoundsInverted]).
 func (s *Scan) ManifestMayMatch(mf ManifestFile, filter *expr.Bound, read *schema.Schema) bool {
 	if filter == nil || mf.Content != 0 || mf.SpecID < 0 {
 		return true
@@ -54,7 +55,22 @@ func (s *Scan) ManifestMayMatch(mf ManifestFile, filter *expr.Bound, read *schem
 
 // summaryMayMatch decides source op vals for the files a field summary
 // covers, for partition field pf over the source field id of read type st.
+//
+// A summary whose lower bound is greater than its upper one (compared in
+// the field's result type by [expr.BoundsInverted], the rule every other
+// statistics source follows) bounds nothing: it is unknown, its
+// contains_null flag included.
 func (s *Scan) summaryMayMatch(pf PartitionField, sum FieldSummary, id int, st schema.PrimitiveType, op expr.Op, vals []any) (mayMatch, known bool) {
+	rt, okType := summaryType(pf.Transform, st)
+	var lo, hi any
+	okLo, okHi := false, false
+	if okType {
+		lo, okLo = DecodeBound(rt, sum.Lower)
+		hi, okHi = DecodeBound(rt, sum.Upper)
+		if okLo && okHi && expr.BoundsInverted(lo, hi) {
+			return true, false
+		}
+	}
 	if op == expr.IsNull {
 		// A null source value gives a null partition value (every
 		// transform but void, whose values are all null).
@@ -64,29 +80,19 @@ func (s *Scan) summaryMayMatch(pf PartitionField, sum FieldSummary, id int, st s
 		return sum.ContainsNull, true
 	}
 	var tf func(any) (any, bool)
-	var rt schema.PrimitiveType // the partition field's result type
 	if n, ok := bucketCount(pf.Transform); ok {
 		if op != expr.Eq && op != expr.In || !s.stableHash(id, st) {
 			return true, false
 		}
 		tf = func(v any) (any, bool) { return bucketOf(st, v, n) }
-		rt = schema.Int
 	} else {
 		switch op {
 		case expr.Eq, expr.In, expr.Lt, expr.LtEq, expr.Gt, expr.GtEq:
 		default:
 			return true, false
 		}
-		if tf = transformFunc(pf.Transform, st); tf == nil {
+		if tf = transformFunc(pf.Transform, st); tf == nil || !okType {
 			return true, false
-		}
-		switch pf.Transform {
-		case "year", "month", "hour":
-			rt = schema.Int
-		case "day":
-			rt = schema.Date
-		default:
-			rt = st
 		}
 	}
 	if sum.Lower == nil && sum.Upper == nil {
@@ -95,8 +101,6 @@ func (s *Scan) summaryMayMatch(pf PartitionField, sum FieldSummary, id int, st s
 		// were not written: say nothing.
 		return !sum.ContainsNull, sum.ContainsNull
 	}
-	lo, okLo := DecodeBound(rt, sum.Lower)
-	hi, okHi := DecodeBound(rt, sum.Upper)
 	// inRange reports whether the transformed literal tv may lie in
 	// [lo, hi]; known false when a comparison is not possible.
 	geLo := func(tv any) (bool, bool) {
@@ -147,6 +151,27 @@ func (s *Scan) summaryMayMatch(pf PartitionField, sum FieldSummary, id int, st s
 		}
 	}
 	return true, false
+}
+
+// summaryType returns the result type of the partition transform over a
+// source of type st (Iceberg spec, "Partition Transforms"), the type its
+// field summary bounds are in; false for void and transforms not known.
+func summaryType(transform string, st schema.PrimitiveType) (schema.PrimitiveType, bool) {
+	if _, ok := bucketCount(transform); ok {
+		return schema.Int, true
+	}
+	if _, ok := truncateWidth(transform); ok {
+		return st, true
+	}
+	switch transform {
+	case "identity":
+		return st, true
+	case "year", "month", "hour":
+		return schema.Int, true
+	case "day":
+		return schema.Date, true
+	}
+	return schema.PrimitiveType{}, false
 }
 
 // step returns the integral value v (int32 or int64: ints, dates, times,

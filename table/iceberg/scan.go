@@ -371,6 +371,11 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 		if e.FilePath == "" {
 			return nil, fmt.Errorf("iceberg: %s: %w: a live entry has an empty file_path", mf.Path, ErrCorruptManifest)
 		}
+		// A manifest holds data files or delete files, as its content
+		// in the manifest list says (spec, "Manifest Lists": content).
+		if (mf.Content == 1) != (e.Content != ContentData) {
+			return nil, fmt.Errorf("iceberg: %s: %w: %s manifest lists the %s file %s", openedAs(opened, mf.Path), ErrCorruptManifest, manifestContent(mf.Content), e.Content, e.FilePath)
+		}
 		f := DataFile{
 			Path:               res.resolve(e.FilePath),
 			StoredPath:         e.FilePath,
@@ -401,6 +406,14 @@ func (t *Table) readManifest(ctx context.Context, res *resolver, mf ManifestFile
 		files = append(files, f)
 	}
 	return files, nil
+}
+
+// manifestContent names a manifest list entry's content.
+func manifestContent(c int) string {
+	if c == 1 {
+		return "a delete"
+	}
+	return "a data"
 }
 
 // Resolve turns a path stored in the table's metadata into a path for the

@@ -3,6 +3,7 @@ package iceberg
 import (
 	"context"
 	"errors"
+	"iter"
 	"time"
 
 	"github.com/lakecat/lakecat/expr"
@@ -77,6 +78,8 @@ func (t *Table) NewScan(opts table.ScanOptions) table.Scan {
 		return t.list(ctx, opts)
 	}, func(ctx context.Context) (*scanplan.Stream, error) {
 		return t.stream(ctx, opts)
+	}, func(ctx context.Context, base table.UnitOptions) (*scanplan.Stream, []table.Unit, error) {
+		return t.units(ctx, opts, base)
 	})
 }
 
@@ -112,7 +115,7 @@ func (t *Table) list(ctx context.Context, opts table.ScanOptions) (*scanplan.Lis
 	var byID map[int]*schema.Field // the read schema's fields by id, built once
 	return &scanplan.Listed{Listing: l, PartitionType: ptype, Prune: func(i int, filter *expr.Bound, read *schema.Schema) string {
 		if byID == nil {
-			byID = fieldsByID(read)
+			byID = read.FieldsByID()
 		}
 		return scan.fileSkip(&scan.DataFiles[i], filter, read, byID)
 	}}, nil
@@ -132,6 +135,11 @@ func (t *Table) stream(ctx context.Context, opts table.ScanOptions) (*scanplan.S
 	if err != nil {
 		return nil, err
 	}
+	return t.streamOf(scan, opts, files), nil
+}
+
+// streamOf is the stream of the scan's data files files.
+func (t *Table) streamOf(scan *Scan, opts table.ScanOptions, files iter.Seq2[*DataFile, error]) *scanplan.Stream {
 	ignored := scan.ignoreDeletes(opts)
 	ptype := scan.PartitionType(scan.ReadSchema)
 	var byID map[int]*schema.Field // the read schema's fields by id, built once
@@ -148,7 +156,7 @@ func (t *Table) stream(ctx context.Context, opts table.ScanOptions) (*scanplan.S
 			}
 			prune := func(filter *expr.Bound, read *schema.Schema) string {
 				if byID == nil {
-					byID = fieldsByID(read)
+					byID = read.FieldsByID()
 				}
 				return scan.fileSkip(df, filter, read, byID)
 			}
@@ -156,7 +164,7 @@ func (t *Table) stream(ctx context.Context, opts table.ScanOptions) (*scanplan.S
 				return
 			}
 		}
-	}}, nil
+	}}
 }
 
 // ignoreDeletes reports whether the scan's delete files are left out of
@@ -221,16 +229,3 @@ func (s *Scan) fileSkip(f *DataFile, filter *expr.Bound, read *schema.Schema, by
 // reservedFieldIDs is the lowest field id the Iceberg spec reserves for
 // metadata columns (spec, "Reserved Field IDs": 2147483447 and above).
 const reservedFieldIDs = 2147483447
-
-// fieldsByID indexes the fields of s, at any depth, by field id (the first
-// of a duplicated id).
-func fieldsByID(s *schema.Schema) map[int]*schema.Field {
-	m := map[int]*schema.Field{}
-	schema.Walk(s.Fields, func(_ []string, f *schema.Field) bool {
-		if _, dup := m[f.ID]; !dup && f.ID != schema.NoID {
-			m[f.ID] = f
-		}
-		return true
-	})
-	return m
-}

@@ -2,7 +2,6 @@ package iceberg
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"sync"
 
@@ -93,7 +92,8 @@ func (t *Table) Tasks(ctx context.Context, opts ScanOptions) iter.Seq2[table.Tas
 // DataFiles) and a sequence of its live data files in the order of
 // [Table.Plan], read from the data manifests opts.ManifestWorkers at a
 // time as the sequence is drained. The sequence's first error ends it
-// (a data manifest listing a delete file is [ErrCorruptManifest]);
+// (a manifest listing a file of the other content is [ErrCorruptManifest],
+// as for [Table.Plan]);
 // stopping early stops reading manifests. A file yielded stays valid after
 // the sequence moves on.
 func (t *Table) streamFiles(ctx context.Context, opts ScanOptions) (*Scan, iter.Seq2[*DataFile, error], error) {
@@ -104,6 +104,15 @@ func (t *Table) streamFiles(ctx context.Context, opts ScanOptions) (*Scan, iter.
 	if s.Snapshot == nil {
 		return s, func(func(*DataFile, error) bool) {}, nil
 	}
+	files, err := t.streamManifests(ctx, s, res, manifests, workers(opts))
+	return s, files, err
+}
+
+// streamManifests is streamFiles from the manifests of the snapshot of s
+// on: it reads the delete manifests among them (setting s.DeleteFiles)
+// and returns the sequence of the data manifests' live files, read w at a
+// time.
+func (t *Table) streamManifests(ctx context.Context, s *Scan, res *resolver, manifests []ManifestFile, w int) (iter.Seq2[*DataFile, error], error) {
 	var data []ManifestFile
 	var deletes []ManifestFile
 	for _, mf := range manifests {
@@ -113,23 +122,18 @@ func (t *Table) streamFiles(ctx context.Context, opts ScanOptions) (*Scan, iter.
 			data = append(data, mf)
 		}
 	}
-	w := workers(opts)
 	files := make([][]DataFile, len(deletes))
 	if err := parallel.ForEach(ctx, len(deletes), w, func(ctx context.Context, i int) error {
 		var err error
 		files[i], err = t.readManifest(ctx, res, deletes[i])
 		return err
 	}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, fs := range files {
-		for _, f := range fs {
-			if f.Content != ContentData {
-				s.DeleteFiles = append(s.DeleteFiles, f)
-			}
-		}
+		s.DeleteFiles = append(s.DeleteFiles, fs...)
 	}
-	return s, func(yield func(*DataFile, error) bool) {
+	return func(yield func(*DataFile, error) bool) {
 		window := make([][]DataFile, w)
 		for start := 0; start < len(data); start += w {
 			n := min(w, len(data)-start)
@@ -143,12 +147,7 @@ func (t *Table) streamFiles(ctx context.Context, opts ScanOptions) (*Scan, iter.
 			}
 			for i := 0; i < n; i++ {
 				for j := range window[i] {
-					f := &window[i][j]
-					if f.Content != ContentData {
-						yield(nil, fmt.Errorf("%w: %s: data manifest lists the delete file %s", ErrCorruptManifest, f.ManifestPath, f.StoredPath))
-						return
-					}
-					if !yield(f, nil) {
+					if !yield(&window[i][j], nil) {
 						return
 					}
 				}

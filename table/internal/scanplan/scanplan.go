@@ -131,8 +131,12 @@ func New(fsys storage.FS, format table.Format, location string, opts table.ScanO
 // NewStreaming is [New] for a format that can also list its files one at a
 // time: the scan's Tasks takes them from stream (on every call) and yields
 // each file's tasks as its file arrives, the tasks Plan gives from list.
-func NewStreaming(fsys storage.FS, format table.Format, location string, opts table.ScanOptions, list func(ctx context.Context) (*Listed, error), stream func(ctx context.Context) (*Stream, error)) table.Scan {
-	return &scan{fsys: fsys, format: format, location: location, opts: opts, list: list, stream: stream}
+// units, when not nil, makes the scan's planning units from the scan's
+// options as [table.UnitOptions] (see [table.Scan.Units]), with a
+// [Stream] without Files whose listing gives the units their output
+// schema; nil makes one unit of the whole scan.
+func NewStreaming(fsys storage.FS, format table.Format, location string, opts table.ScanOptions, list func(ctx context.Context) (*Listed, error), stream func(ctx context.Context) (*Stream, error), units func(ctx context.Context, base table.UnitOptions) (*Stream, []table.Unit, error)) table.Scan {
+	return &scan{fsys: fsys, format: format, location: location, opts: opts, list: list, stream: stream, units: units}
 }
 
 type scan struct {
@@ -142,6 +146,7 @@ type scan struct {
 	opts     table.ScanOptions
 	list     func(ctx context.Context) (*Listed, error)
 	stream   func(ctx context.Context) (*Stream, error) // nil: Tasks yields Plan's tasks
+	units    func(ctx context.Context, base table.UnitOptions) (*Stream, []table.Unit, error)
 
 	once    sync.Once
 	listing *table.Listing
@@ -195,6 +200,37 @@ func (s *scan) Tasks(ctx context.Context) iter.Seq2[table.Task, error] {
 			}
 		}
 	}
+}
+
+func (s *scan) Units(ctx context.Context) ([]table.Unit, error) {
+	if s.opts.ListOnly {
+		return nil, fmt.Errorf("%s table %s: %w", s.format, s.location, table.ErrListOnly)
+	}
+	base, err := table.NewUnitOptions(s.opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s table %s: %w", s.format, s.location, err)
+	}
+	if s.units == nil {
+		return []table.Unit{{Format: s.format, Location: s.location, Count: 1, Options: base}}, nil
+	}
+	st, units, err := s.units(ctx, base)
+	if err != nil {
+		return nil, fmt.Errorf("%s table %s: %w", s.format, s.location, err)
+	}
+	if len(units) == 0 {
+		return nil, nil
+	}
+	// The columns and the filter are checked here, before any worker
+	// plans, and give the units their output schema.
+	l := st.Listing
+	l.Format, l.Location = s.format, s.location
+	if _, err := prepare(l, st.PartitionType, s.opts); err != nil {
+		return nil, err
+	}
+	for i := range units {
+		units[i].OutputSchema = l.OutputSchema
+	}
+	return units, nil
 }
 
 // streamTasks yields the tasks of the files of s.stream as they arrive:

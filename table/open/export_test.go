@@ -1,0 +1,4 @@
+package open
+
+// UnitFormatOptions is unitFormatOptions, for tests.
+var UnitFormatOptions = unitFormatOptions
