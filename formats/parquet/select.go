@@ -408,10 +408,7 @@ func (lr *leafReader) scatterMaskedVar(start, end int, mask []uint8, kept int) (
 		lr.bdef = append(lr.bdef, cd...)
 	}
 	defined := bytes.Count(cd, []byte{md})
-	if defined > 0 {
-		setValidity(lr.valid.b.Bytes(), ent, cd, md)
-	}
-	lr.nulls += kept - defined
+	lr.setValid(ent, cd, md, defined)
 	lr.nvals += defined
 	lr.pos, lr.vpos = end, v0+nvals
 	return true, nil
