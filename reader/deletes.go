@@ -280,6 +280,7 @@ type fileDeletes struct {
 	keepBits  []byte
 	keyBuf    []byte
 	dropPos   []int // the batch's rows position deletes drop, in order
+	cursor    posCursor
 	keep1     []uint8
 	cols      []arrow.Array
 	pool      *recycle.Pool // the buffers of the survivors, or nil: mem
@@ -863,27 +864,22 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 	if fd.pool != nil {
 		pool = fd.pool
 	}
+	fd.dropPos = fd.dropPos[:0]
+	if fd.positions != nil && !fd.inDecoder {
+		fd.dropPos = fd.cursor.collect(fd.positions, fd.dropPos, uint64(first), uint64(first)+uint64(n))
+	}
+	if fd.positionsOnly() {
+		return fd.applyPositions(ctx, rec, out, pool, mem)
+	}
 	if cap(fd.drop) < n {
 		fd.drop = make([]bool, n)
 	}
 	drop := fd.drop[:n]
 	clear(drop)
-	dropped := 0
-	fd.dropPos = fd.dropPos[:0]
-	if fd.positions != nil && !fd.inDecoder {
-		lo, hi := uint64(first), uint64(first)+uint64(n) // [lo, hi)
-		it := fd.positions.Iterator()
-		it.AdvanceIfNeeded(lo)
-		for it.HasNext() {
-			p := it.Next()
-			if p >= hi {
-				break
-			}
-			drop[p-lo] = true
-			fd.dropPos = append(fd.dropPos, int(p-lo))
-			dropped++
-		}
+	for _, p := range fd.dropPos {
+		drop[p] = true
 	}
+	dropped := len(fd.dropPos)
 	posDropped := dropped
 	for k, set := range fd.eq {
 		if set.empty() {
@@ -948,6 +944,90 @@ func (fd *fileDeletes) apply(ctx context.Context, rec arrow.RecordBatch, first i
 	return fd.filter(ctx, rec, drop, n-dropped, pool, mem)
 }
 
+// positionsOnly reports whether the batches lose the rows of position
+// deletes alone: no equality set to probe and no _deleted to set.
+func (fd *fileDeletes) positionsOnly() bool {
+	if fd.deleted >= 0 {
+		return false
+	}
+	for _, set := range fd.eq {
+		if !set.empty() {
+			return false
+		}
+	}
+	return true
+}
+
+// applyPositions is apply for position deletes alone, whose rows in rec
+// are fd.dropPos: no per-row mark is built.
+func (fd *fileDeletes) applyPositions(ctx context.Context, rec arrow.RecordBatch, out *arrow.Schema, pool, mem memory.Allocator) (arrow.RecordBatch, error) {
+	n := int(rec.NumRows())
+	rec = fd.project(rec, out)
+	dp := fd.dropPos
+	switch len(dp) {
+	case 0:
+		return rec, nil
+	case n:
+		rec.Release()
+		return nil, nil
+	}
+	// One run of survivors (deletes at the head or tail only): a slice.
+	lo := 0
+	for lo < len(dp) && dp[lo] == lo {
+		lo++
+	}
+	hi := n
+	for t := len(dp) - 1; t >= lo && dp[t] == hi-1; t-- {
+		hi--
+	}
+	if hi-lo == n-len(dp) {
+		s := rec.NewSlice(int64(lo), int64(hi))
+		rec.Release()
+		return s, nil
+	}
+	return fd.filter(ctx, rec, nil, n-len(dp), pool, mem)
+}
+
+// posCursor walks the deleted positions of a file's bitmap batch after
+// batch: batches come in file order, so each resumes where the last one
+// ended (a batch before that restarts from the first position).
+type posCursor struct {
+	it   roaring64.ManyIntIterable64
+	buf  []uint64 // positions read from it, from at on not passed yet
+	at   int
+	next uint64 // the end of the last batch
+}
+
+// collect appends to dst the positions of bm in [lo, hi), less lo, in
+// order, and returns dst.
+func (c *posCursor) collect(bm *roaring64.Bitmap, dst []int, lo, hi uint64) []int {
+	if c.it == nil || lo < c.next {
+		c.it, c.buf, c.at = bm.ManyIterator(), c.buf[:0], 0
+	}
+	c.next = hi
+	for {
+		if c.at >= len(c.buf) {
+			if cap(c.buf) == 0 {
+				c.buf = make([]uint64, 4096)
+			}
+			k := c.it.NextMany(c.buf[:cap(c.buf)])
+			c.buf, c.at = c.buf[:k], 0
+			if k == 0 {
+				return dst
+			}
+		}
+		for _, p := range c.buf[c.at:] {
+			if p >= hi {
+				return dst
+			}
+			c.at++
+			if p >= lo {
+				dst = append(dst, int(p-lo))
+			}
+		}
+	}
+}
+
 // project drops the extra key columns after the read schema's.
 func (fd *fileDeletes) project(rec arrow.RecordBatch, out *arrow.Schema) arrow.RecordBatch {
 	if int(rec.NumCols()) == fd.keep {
@@ -982,13 +1062,14 @@ func (fd *fileDeletes) flag(rec arrow.RecordBatch, drop []bool, mem memory.Alloc
 	return out
 }
 
-// filter returns the rows of rec that drop does not mark (kept of them):
+// filter returns the rows of rec that drop does not mark (kept of them;
+// drop may be nil when fd.dropPos holds every dropped row):
 // flat columns by copying each run of kept values at once ([filterRuns])
 // into buffers of pool (which may not be zeroed: every byte is written),
 // others with Arrow's filter kernel, allocating from mem.
 func (fd *fileDeletes) filter(ctx context.Context, rec arrow.RecordBatch, drop []bool, kept int, pool, mem memory.Allocator) (arrow.RecordBatch, error) {
 	defer rec.Release()
-	n := len(drop)
+	n := int(rec.NumRows())
 	nb := int(bitutil.BytesForBits(int64(n)))
 	if cap(fd.keepBits) < nb {
 		fd.keepBits = make([]byte, nb)

@@ -10,6 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakecat/lakecat/internal/recycle"
 )
 
 // TestFilterRuns: the run-copying filter gives what Arrow's filter kernel
@@ -160,5 +162,99 @@ func TestApplyPositionsMatchesKernel(t *testing.T) {
 		got.Release()
 		sel.Release()
 		rec.Release()
+	}
+}
+
+// TestApplyPositionsBatchAfterBatch: one file's deletes applied to its
+// batches in order (the position cursor resumes where the last batch
+// ended), then again from the first batch (the cursor restarts), give
+// what Arrow's filter kernel gives for every batch.
+func TestApplyPositionsBatchAfterBatch(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const n, batch = 3000, 700
+	full := benchBatch(mem, n)
+	defer full.Release()
+	rng := rand.New(rand.NewPCG(5, 6))
+	bm := roaring64.New()
+	drop := make([]bool, n)
+	for i := range drop {
+		// The head of the second batch and the tail of the third whole.
+		drop[i] = rng.Float64() < 0.1 || i >= 700 && i < 720 || i >= 1390 && i < 1400
+		if drop[i] {
+			bm.Add(uint64(i))
+		}
+	}
+	fd := &fileDeletes{positions: bm, keep: 6, deleted: -1}
+	for pass := 0; pass < 2; pass++ {
+		for lo := 0; lo < n; lo += batch {
+			hi := min(lo+batch, n)
+			rec := full.NewSlice(int64(lo), int64(hi))
+			bb := array.NewBooleanBuilder(mem)
+			for i := lo; i < hi; i++ {
+				bb.Append(!drop[i])
+			}
+			sel := bb.NewArray()
+			bb.Release()
+			rec.Retain()
+			got, err := fd.apply(context.Background(), rec, int64(lo), rec.Schema(), mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, col := range rec.Columns() {
+				want, err := compute.FilterArray(context.Background(), col, sel, *compute.DefaultFilterOptions())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g := got.Column(i); !array.Equal(g, want) || g.NullN() != want.NullN() {
+					t.Errorf("pass %d, rows %d-%d: column %d (%s) differs from the filter kernel", pass, lo, hi, i, col.DataType())
+				}
+				want.Release()
+			}
+			got.Release()
+			sel.Release()
+			rec.Release()
+		}
+	}
+}
+
+// TestApplyPositionDeletesAllocs bounds the allocations of applying 10%
+// position deletes to a batch of 64Ki rows of lakebench's six columns
+// once warm: the survivors' buffers come from the pool (which keeps those
+// of 4 KiB and more) and the scratch (positions, runs, bits) is reused, so
+// what remains is Arrow's per-array bookkeeping.
+func TestApplyPositionDeletesAllocs(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const n = 64 * 1024
+	rec := benchBatch(mem, n)
+	defer rec.Release()
+	bm := roaring64.New()
+	for r := 0; r < 4*n; r++ {
+		if (uint32(r)*2654435761)>>16%10 == 0 {
+			bm.Add(uint64(r))
+		}
+	}
+	pool := recycle.New(mem, 4*3*6)
+	defer pool.Close()
+	fd := &fileDeletes{positions: bm, keep: 6, deleted: -1, pool: pool}
+	first := int64(0)
+	apply := func() {
+		rec.Retain()
+		out, err := fd.apply(context.Background(), rec, first%(4*n), rec.Schema(), mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Release()
+		first += n
+	}
+	for range 4 {
+		apply()
+	}
+	const limit = 45
+	if a := testing.AllocsPerRun(100, apply); a > limit {
+		t.Errorf("%.0f allocations per batch of 6 columns, limit %d", a, limit)
+	} else {
+		t.Logf("%.0f allocations per batch of 6 columns", a)
 	}
 }

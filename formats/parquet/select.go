@@ -233,6 +233,9 @@ func (lr *leafReader) takeMasked(start, end int, mask []uint8, kept int) error {
 	if ok, err := lr.scatterMasked(start, end, mask, kept); ok {
 		return err
 	}
+	if ok, err := lr.scatterMaskedVar(start, end, mask, kept); ok {
+		return err
+	}
 	v0 := lr.vpos
 	saveDef, saveIdx, saveRaw, saveOffs := lr.def, lr.idx, lr.raw, lr.offs
 	c := lr.conv
@@ -304,32 +307,39 @@ func (lr *leafReader) takeMasked(start, end int, mask []uint8, kept int) error {
 }
 
 // scatterMasked is takeMasked in one pass for the flat optional columns
-// of plain 4- or 8-byte values (copied as stored): the kept levels are
+// of plain 4- or 8-byte values (copied as stored) and of INT32 or INT64
+// decimals (widened to decimal128): the kept levels are
 // compacted and each kept entry's value (zero for a null) written straight
 // at its place in the batch. It returns false, doing nothing, for other
 // columns.
 func (lr *leafReader) scatterMasked(start, end int, mask []uint8, kept int) (bool, error) {
 	c := lr.conv
-	w := c.width
-	if lr.maxDef == 0 || lr.dictPage || !(w == 4 || w == 8) || !(c.op == opCopy || c.op == opFixed) {
+	w, pw := c.width, c.physWidth()
+	dec := c.op == opDecInt32 || c.op == opDecInt64
+	if lr.maxDef == 0 || lr.dictPage || !((w == 4 || w == 8) && (c.op == opCopy || c.op == opFixed) || dec && (pw == 4 || pw == 8)) {
 		return false, nil
 	}
 	d := lr.def[start:end]
 	md := lr.maxDef
 	nvals := bytes.Count(d, []byte{md})
 	v0 := lr.vpos
-	if len(lr.raw) < (v0+nvals)*w {
+	if len(lr.raw) < (v0+nvals)*pw {
 		return true, lr.corrupt("%v", errShortPage)
 	}
-	src := lr.raw[v0*w : (v0+nvals)*w]
+	src := lr.raw[v0*pw : (v0+nvals)*pw]
 	lr.selDef = slices.Grow(lr.selDef[:0], kept+1)[:kept+1]
 	cd := lr.selDef
 	// One value of room more: the last write may be one past the kept.
 	out := lr.fixed.extend((kept + 1) * w)
 	lr.fixed.n -= w
-	if w == 4 {
+	switch {
+	case dec && pw == 4:
+		scatterMaskedDecimal(arrow.Uint64Traits.CastFromBytes(out), cd, arrow.Int32Traits.CastFromBytes(src), d, mask, md)
+	case dec:
+		scatterMaskedDecimal(arrow.Uint64Traits.CastFromBytes(out), cd, arrow.Int64Traits.CastFromBytes(src), d, mask, md)
+	case w == 4:
 		scatterMaskedValues(arrow.Uint32Traits.CastFromBytes(out), cd, arrow.Uint32Traits.CastFromBytes(src), d, mask, md)
-	} else {
+	default:
 		scatterMaskedValues(arrow.Uint64Traits.CastFromBytes(out), cd, arrow.Uint64Traits.CastFromBytes(src), d, mask, md)
 	}
 	cd = cd[:kept]
@@ -340,6 +350,74 @@ func (lr *leafReader) scatterMasked(start, end int, mask []uint8, kept int) (boo
 	}
 	defined := bytes.Count(cd, []byte{md})
 	lr.setValid(base, cd, md, defined)
+	lr.nvals += defined
+	lr.pos, lr.vpos = end, v0+nvals
+	return true, nil
+}
+
+// scatterMaskedVar is takeMasked in one pass for the flat optional
+// columns of plain byte arrays: the kept levels are compacted, and each
+// run of kept entries has its values' bytes copied at once into the
+// batch's data and its offsets written, levels giving the nulls. It
+// returns false, doing nothing, for other columns.
+func (lr *leafReader) scatterMaskedVar(start, end int, mask []uint8, kept int) (bool, error) {
+	if lr.maxDef == 0 || lr.dictPage || !lr.conv.variable() {
+		return false, nil
+	}
+	d := lr.def[start:end]
+	md := lr.maxDef
+	nvals := bytes.Count(d, []byte{md})
+	v0 := lr.vpos
+	if len(lr.offs) < v0+nvals+1 {
+		return true, lr.corrupt("%v", errShortPage)
+	}
+	offs := lr.offs[v0 : v0+nvals+1]
+	for j := 1; j < len(offs); j++ {
+		if offs[j] < offs[j-1] {
+			return true, lr.corrupt("byte array offsets decrease")
+		}
+	}
+	if int(offs[nvals]) > len(lr.raw) {
+		return true, lr.corrupt("byte array offsets out of range")
+	}
+	// Room for every value of the stretch; the data is trimmed after.
+	room := int(offs[nvals] - offs[0])
+	if lr.vdata.n+room > maxBatchBytes {
+		return false, nil // takeMasked's own path checks the exact bytes
+	}
+	lr.selDef = slices.Grow(lr.selDef[:0], kept)[:kept]
+	cd := lr.selDef
+	base := lr.vdata.n
+	data := lr.vdata.extend(room)
+	out := arrow.Int32Traits.CastFromBytes(lr.voffs.extend(4 * kept))[:kept]
+	n := len(mask)
+	d = d[:n]
+	i, v, k, p := 0, 0, 0, 0
+	for i < n {
+		for i < n && mask[i] == 0 {
+			v += b2i(d[i] == md)
+			i++
+		}
+		vs := v
+		first := offs[vs]
+		for i < n && mask[i] != 0 {
+			x := d[i]
+			cd[k] = x
+			v += b2i(x == md)
+			out[k] = int32(base + p + int(offs[v]-first))
+			k++
+			i++
+		}
+		p += copy(data[p:], lr.raw[first:offs[v]])
+	}
+	lr.vdata.n = base + p
+	ent := lr.entries
+	lr.entries += kept
+	if lr.keepLevels {
+		lr.bdef = append(lr.bdef, cd...)
+	}
+	defined := bytes.Count(cd, []byte{md})
+	lr.setValid(ent, cd, md, defined)
 	lr.nvals += defined
 	lr.pos, lr.vpos = end, v0+nvals
 	return true, nil
@@ -366,6 +444,34 @@ func scatterMaskedValues[T uint32 | uint64](out []T, cd []byte, src []T, d []byt
 		def := b2i(x == md)
 		cd[o] = x
 		out[o] = src[min(v, last)] & -T(def)
+		o += int(m)
+		v += def
+	}
+}
+
+// scatterMaskedDecimal is scatterMaskedValues for INT32 or INT64 decimal
+// values, written to out (two words an entry) as little-endian decimal128,
+// sign-extended.
+func scatterMaskedDecimal[T int32 | int64](out []uint64, cd []byte, src []T, d []byte, mask []uint8, md byte) {
+	d = d[:len(mask)]
+	o, v := 0, 0
+	last := len(src) - 1
+	if last < 0 {
+		for i, m := range mask {
+			cd[o] = d[i]
+			out[2*o], out[2*o+1] = 0, 0
+			o += int(m)
+		}
+		return
+	}
+	for i, m := range mask {
+		x := d[i]
+		def := b2i(x == md)
+		keep := -uint64(def)
+		val := int64(src[min(v, last)])
+		cd[o] = x
+		out[2*o] = uint64(val) & keep
+		out[2*o+1] = uint64(val>>63) & keep
 		o += int(m)
 		v += def
 	}

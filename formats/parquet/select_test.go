@@ -177,6 +177,8 @@ type skipRow struct {
 	B   *bool             `parquet:"b,optional"`
 	F   *float64          `parquet:"f,optional"`
 	Dec int64             `parquet:"dec,decimal(2:18)"`
+	OD  *int64            `parquet:"od,optional,decimal(2:18)"`
+	OD4 *int32            `parquet:"od4,optional,decimal(3:9)"`
 	Xs  []int32           `parquet:"xs,list"`
 	St  *skipStruct       `parquet:"st,optional"`
 	M   map[string]string `parquet:"m"`
@@ -189,7 +191,8 @@ type skipStruct struct {
 
 // TestSkipRowsGenerated reads a generated file of 5,000 rows in row groups
 // of 1,024 and pages of 256 rows or less, with nulls, dictionary and plain
-// strings, booleans, decimals, a list, a struct and a map, through the skip
+// strings, booleans, decimals (required, and optional INT32 and INT64), a
+// list, a struct and a map, through the skip
 // patterns, from the first row group and from the third.
 func TestSkipRowsGenerated(t *testing.T) {
 	var rows []skipRow
@@ -214,6 +217,10 @@ func TestSkipRowsGenerated(t *testing.T) {
 		if r%11 != 4 {
 			f := float64(r) / 3
 			row.F = &f
+		}
+		if r%8 != 6 {
+			od, od4 := int64(r)*-1e9, int32(r)-2000
+			row.OD, row.OD4 = &od, &od4
 		}
 		for k := 0; k < r%4; k++ {
 			row.Xs = append(row.Xs, int32(r*10+k))
