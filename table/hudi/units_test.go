@@ -52,8 +52,14 @@ func TestUnitsHudi(t *testing.T) {
 			}
 			got = append(got, task)
 		}
-		gb, _ := json.Marshal(got)
-		wb, _ := json.Marshal(want)
+		gb, err := json.Marshal(got)
+		if err != nil {
+			t.Fatalf("encoding the units' tasks: %v", err)
+		}
+		wb, err := json.Marshal(want)
+		if err != nil {
+			t.Fatalf("encoding Plan's tasks: %v", err)
+		}
 		if len(want) == 0 || string(gb) != string(wb) {
 			t.Errorf("%s %+v: unit's tasks\n%s\nPlan\n%s", c.name, c.opts, gb, wb)
 		}

@@ -88,8 +88,16 @@ func TestUnitsSameAsPlanEveryFormat(t *testing.T) {
 			if perr != nil {
 				continue
 			}
-			gb, _ := json.Marshal(got)
-			wb, _ := json.Marshal(planned)
+			gb, err := json.Marshal(got)
+			if err != nil {
+				t.Errorf("%s: encoding the units' tasks: %v", dir, err)
+				continue
+			}
+			wb, err := json.Marshal(planned)
+			if err != nil {
+				t.Errorf("%s: encoding Plan's tasks: %v", dir, err)
+				continue
+			}
 			if string(gb) != string(wb) {
 				t.Errorf("%s %+v: units' tasks\n%s\nPlan\n%s", dir, opts, gb, wb)
 				continue

@@ -372,12 +372,26 @@ func (fin *finisher) file(f *table.File, prune func(filter *expr.Bound, read *sc
 		metadataConstants(f, l.ReadSchema, l.MetadataFieldIDs)
 	}
 	f.Task.ReadSchema = l.ReadSchema
+	trimConstants(&f.Task)
 	switch {
 	case l.Filter == nil:
 	case !table.TaskMayMatch(f.Task, l.Filter):
 		f.Skip = "partition values"
 	case prune != nil:
 		f.Skip = prune(l.Filter, l.ReadSchema)
+	}
+}
+
+// trimConstants leaves out of t's constants those of fields its read
+// schema lacks: the partition values of columns the scan's column
+// selection (and filter) leave out. They fill nothing, and a task's
+// constants are keyed by fields of its read schema ([table.Task]), which
+// its JSON encoding checks.
+func trimConstants(t *table.Task) {
+	for id := range t.Constants {
+		if t.ReadSchema.FindByID(id) == nil {
+			delete(t.Constants, id)
+		}
 	}
 }
 
