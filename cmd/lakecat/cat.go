@@ -89,7 +89,7 @@ CSV writes NULL as an empty field and an empty string as "".`,
 	fl.Int64Var(&opts.Limit, "limit", -1, "print at most N rows (-1: no limit)")
 	fl.StringVar(&opts.Format, "format", formatTable, "output: table, jsonl, csv, arrow (an Arrow IPC stream) or parquet (a Parquet file with field ids)")
 	fl.IntVar(&opts.BatchRows, "batch-rows", 0, "rows per record batch (default 65536, at most 16777216)")
-	fl.StringVar(&opts.Where, "where", "", whereUsage)
+	stringOnce(fl, &opts.Where, "where", whereUsage)
 	fl.StringVarP(&opts.Output, "output", "o", "", outputUsage)
 	fl.BoolVar(&opts.Stats, "stats", false, "with --where: print what the filter skipped to stderr")
 	fl.BoolVar(&opts.Dictionary, "dictionary", false, "with --format arrow: top-level string and binary columns as dictionary<int32> arrays (other formats print the same values)")

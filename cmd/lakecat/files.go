@@ -56,7 +56,7 @@ decoded.`,
 	c.Flags().StringVarP(&opts.Output, "output", "o", "", outputUsage)
 	opts.TableFlags.registerListing(c.Flags())
 	opts.Catalog.register(c.Flags())
-	c.Flags().StringVar(&opts.Where, "where", "", "list only the files that may hold rows matching this filter (partition values, column metrics, Paimon value and key statistics, columns a file lacks, row group statistics)")
+	stringOnce(c.Flags(), &opts.Where, "where", "list only the files that may hold rows matching this filter (partition values, column metrics, Paimon value and key statistics, columns a file lacks, row group statistics)")
 	return c
 }
 

@@ -180,3 +180,33 @@ func emptyFlagValues(c *cobra.Command) error {
 	}
 	return nil
 }
+
+// onceString is a string flag value that may be given once: a second
+// `--where` would otherwise silently replace the first.
+type onceString struct {
+	p   *string
+	set bool
+}
+
+// stringOnce registers a string flag that refuses to be given twice.
+func stringOnce(fl *pflag.FlagSet, p *string, name, usage string) {
+	fl.Var(&onceString{p: p}, name, usage)
+}
+
+func (v *onceString) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+
+func (v *onceString) Set(s string) error {
+	if v.set {
+		return fmt.Errorf("given more than once (combine the filters with AND)")
+	}
+	v.set = true
+	*v.p = s
+	return nil
+}
+
+func (v *onceString) Type() string { return "string" }

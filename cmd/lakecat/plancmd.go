@@ -56,7 +56,7 @@ delete files for that file alone), in text format.`,
 	fl.StringVar(&opts.Schema.NameMappingPath, "name-mapping", "", "name mapping JSON for files written without field ids")
 	fl.StringVar(&opts.Schema.Rules, "rules", "", "promotion rules: iceberg, iceberg-v3, paimon or hudi")
 	fl.StringVar(&opts.Format, "format", "text", "text or json")
-	fl.StringVar(&opts.Where, "where", "", "TABLE: show which files and row groups this filter skips, and why")
+	stringOnce(fl, &opts.Where, "where", "TABLE: show which files and row groups this filter skips, and why")
 	opts.Catalog.register(fl)
 	return c
 }
