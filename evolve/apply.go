@@ -391,7 +391,7 @@ func (a *applier) updateType(c *change, l loc) error {
 		}
 	}
 	if !a.u.format.CanPromote(f.Type, c.typ) {
-		return a.fail(c, ErrIncompatibleType, "%s → %s is not a %s promotion", f.Type, c.typ, a.u.format)
+		return a.fail(c, ErrIncompatibleType, "%s → %s is not a promotion the %s rules allow", f.Type, c.typ, a.u.format)
 	}
 	for _, tr := range a.partition[f.ID] {
 		if !transformKeepsValues(tr, f.Type, c.typ) {

@@ -89,7 +89,7 @@ func openDecoder(r io.ReaderAt, size int64, opts Options) (decoder, Format, erro
 	f, err := DetectFormatNamed(r, size, name)
 	if err != nil {
 		if opts.format != "" && errors.Is(err, ErrUnknownFormat) && !errors.Is(err, lakecat.ErrCorrupt) {
-			return nil, f, fmt.Errorf("%w: the table names it a %s file: %v", ErrNotItsFormat, opts.format, err)
+			return nil, f, fmt.Errorf("%w: the table names its format %s: %v", ErrNotItsFormat, opts.format, err)
 		}
 		return nil, f, err
 	}

@@ -15,15 +15,16 @@ var ErrColumnNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "schema: column
 // (see [OrderBy]), nested fields in s's order. A path is dotted
 // ("addr.zip"); list elements and map keys and values are reached as
 // "element", "key" and "value", and selecting a struct selects all of it.
-// An unknown path returns an error wrapping [ErrColumnNotFound] that names
-// it and lists the columns there are at the level where it failed. The
+// An unknown or empty path returns an error wrapping [ErrColumnNotFound]
+// that names it and lists the columns there are at the level where it
+// failed. The
 // schema id is kept.
 func Select(s *Schema, paths []string, caseInsensitive bool) (*Schema, error) {
 	keep := make(map[*Field]bool)
 	for _, p := range paths {
 		p = strings.TrimSpace(p)
 		if p == "" {
-			continue
+			return nil, fmt.Errorf("%w: an empty column name (columns: %s)", ErrColumnNotFound, strings.Join(fieldNames(s.Fields), ", "))
 		}
 		if !markPath(s.Fields, p, caseInsensitive, keep) {
 			at, names := available(s.Fields, p, caseInsensitive, "")
@@ -151,6 +152,15 @@ func prune(fields []*Field, keep map[*Field]bool) []*Field {
 			}
 			out = append(out, &c)
 		}
+	}
+	return out
+}
+
+// fieldNames returns the names of fields, in order.
+func fieldNames(fields []*Field) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Name
 	}
 	return out
 }

@@ -85,3 +85,16 @@ func fmtNames(n []string) string {
 	}
 	return out + "]"
 }
+
+// TestSelectEmptyPath: an empty or blank path is an error naming the
+// columns there are, not a selection of nothing (a library caller's
+// Columns: []string{""} used to read rows of no columns).
+func TestSelectEmptyPath(t *testing.T) {
+	s := &Schema{Fields: []*Field{{ID: 1, Name: "a", Type: Long}, {ID: 2, Name: "b", Type: String}}}
+	for _, paths := range [][]string{{""}, {"a", " "}} {
+		_, err := Select(s, paths, false)
+		if !errors.Is(err, ErrColumnNotFound) || err.Error() != "schema: column not found: an empty column name (columns: a, b)" {
+			t.Errorf("%q: %v", paths, err)
+		}
+	}
+}

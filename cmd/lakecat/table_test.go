@@ -258,7 +258,7 @@ func TestCatGarbageFileOfItsFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code := runCLI(t, "cat", orders)
-	if code != exitCorrupt || !strings.Contains(errOut, "00001-orders-schema1.parquet: reader: file is not in the format its table names: the table names it a PARQUET file") {
+	if code != exitCorrupt || !strings.Contains(errOut, "00001-orders-schema1.parquet: reader: file is not in the format its table names: the table names its format PARQUET") {
 		t.Errorf("garbage data file: code %d, stderr %q", code, errOut)
 	}
 	tbl, err := reader.OpenTable(context.Background(), orders, reader.TableOptions{})
