@@ -602,6 +602,7 @@ func (m *hudiMerge) Next() bool {
 				continue
 			}
 			src = m.base.RecordBatch()
+			m.stats.add(rowsRead, src.NumRows()) // the base file's rows, decoded before the merge
 			var err error
 			if idx, err = m.baseRows(src); err != nil {
 				m.err = err

@@ -172,6 +172,9 @@ func (r *fileRun) Next() (arrow.RecordBatch, error) {
 		if r.cur.Next() {
 			rec := r.cur.RecordBatch()
 			rec.Retain()
+			if r.stats != nil {
+				r.stats.add(rowsRead, rec.NumRows()) // decoded, before the merge
+			}
 			return rec, nil
 		}
 		err := r.cur.Err()
