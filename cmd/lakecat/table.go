@@ -60,6 +60,7 @@ type tableFlags struct {
 
 func (t *tableFlags) register(fl *pflag.FlagSet) {
 	t.flags = fl
+	t.SnapshotID.wrap = true
 	fl.Var(&t.SnapshotID, "snapshot-id", "read this snapshot (Iceberg: with the schema it was written with)")
 	fl.StringVar(&t.AsOf, "as-of", "", "read the latest snapshot at or before this time: RFC 3339, a date, epoch milliseconds (13 digits), or for a Hudi table an instant time (yyyyMMddHHmmss[SSS])")
 	fl.Var(&t.SchemaID, "schema-id", "Paimon: read with schema-N instead of the latest")
@@ -107,11 +108,23 @@ func namesNoFolder(path string) bool {
 type optInt64 struct {
 	n   int64
 	set bool
+	// wrap takes a decimal above 2^63-1 (and below 2^64) modulo 2^64, as
+	// table/iceberg reads such a snapshot id from table metadata (DuckDB's
+	// test tables have them), so the id the metadata states can be given.
+	wrap bool
 }
 
 func (v *optInt64) Set(s string) error {
 	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil && v.wrap && errors.Is(err, strconv.ErrRange) {
+		if u, uerr := strconv.ParseUint(s, 10, 64); uerr == nil {
+			n, err = int64(u), nil
+		}
+	}
 	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("out of range")
+		}
 		return fmt.Errorf("not an integer")
 	}
 	v.n, v.set = n, true
