@@ -93,7 +93,7 @@ func (t *Table) list(ctx context.Context, opts table.ScanOptions) (*scanplan.Lis
 	if err := scanplan.Refuse(opts.IgnoreDeletes, table.Hudi, "IgnoreDeletes", "a Hudi table has no delete files (its deletes are log records; IgnoreLogs leaves the logs unread)"); err != nil {
 		return nil, err
 	}
-	so := ScanOptions{}
+	so := ScanOptions{IgnoreLogs: o.IgnoreLogs}
 	if !opts.AsOf.IsZero() {
 		so.AsOfInstant = InstantTime(opts.AsOf)
 	}

@@ -98,6 +98,11 @@ type ScanOptions struct {
 	// AsOfInstant reads the table as of the latest completed instant whose
 	// time is ≤ this instant time ("" for the latest).
 	AsOfInstant string
+	// IgnoreLogs plans for a read of the base files only: a log file
+	// missing or shorter than its commit recorded ([ErrShortLogFile]) is
+	// then not an error, since no log is read ([Scan.LogsError] still
+	// counts the logs listed and left unread).
+	IgnoreLogs bool
 }
 
 // BaseFile is the latest base file of a file group.
@@ -354,7 +359,7 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		for _, id := range ids {
 			s.BaseFiles = append(s.BaseFiles, latest[id])
 		}
-		if err := t.checkLoggedFiles(p, loggedSize, logs, latest, replaced); err != nil {
+		if err := t.checkLoggedFiles(p, loggedSize, logs, latest, replaced); err != nil && !opts.IgnoreLogs {
 			return nil, err
 		}
 		sort.Slice(logs, func(i, j int) bool { return logLess(&logs[i], &logs[j]) })
@@ -389,7 +394,7 @@ func (t *Table) Plan(ctx context.Context, opts ScanOptions) (*Scan, error) {
 		if lf.Partition != "" {
 			rel = lf.Partition + "/" + rel
 		}
-		if want, ok := loggedSize[rel]; ok && want > 0 && lf.SizeBytes >= 0 && lf.SizeBytes < want {
+		if want, ok := loggedSize[rel]; ok && want > 0 && lf.SizeBytes >= 0 && lf.SizeBytes < want && !opts.IgnoreLogs {
 			return nil, fmt.Errorf("%w: %s: %d bytes, a completed commit recorded %d", ErrShortLogFile, lf.Path, lf.SizeBytes, want)
 		}
 	}
