@@ -137,7 +137,12 @@ type BatchOptions struct {
 	// [BatchReader.BatchStart]. Where a range reaches the start of a row
 	// group of the row index, the reader seeks each column's streams
 	// there by the index's positions instead of decoding the rows before
-	// it ([BatchReader.SkipCounts]).
+	// it ([BatchReader.SkipCounts]). A position inside its stream that
+	// puts a decoder elsewhere is reported as [ErrCorrupt] where that
+	// is exact: at the next row group start the reader reaches by
+	// decoding, against that group's positions, and at the end of a
+	// stripe decoded to its last row, against the streams' ends (spec
+	// section "Row Group Index"; see checkColumn).
 	Skip []RowRange
 
 	// noSeek makes the reader decode and drop every skipped row (for the
@@ -171,6 +176,8 @@ type BatchReader struct {
 	noSeek   bool
 	index    *stripeIndex // the loaded stripe's row index positions, nil when not read
 	seekCols []bool       // per column of cols: seekable by index
+	seeked   []bool       // per column of cols: seeked in the loaded stripe
+	compared [2]int64     // streams checked against the row index: exactly, past a run's start
 	counts   SkipCounts
 }
 
@@ -302,6 +309,10 @@ func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	r.left -= int64(n)
 	r.last = r.at
 	r.at += int64(n)
+	if err := r.checkStripeEnd(); err != nil {
+		release()
+		return nil, err
+	}
 	rec := array.NewRecordBatch(r.schema, arrs, int64(n))
 	release()
 	return rec, nil
@@ -423,13 +434,7 @@ func (r *BatchReader) loadStripe(i int) error {
 		if _, err := r.f.r.ReadAt(raw, int64(soff)); err != nil && err != io.EOF {
 			return withFile(fmt.Errorf("orc: reading stripe %d: %w", i, err), r.f.name)
 		}
-		sr.rawStore = raw
-		if r.dec.kind == compNone {
-			sr.buf, sr.raw = raw, nil
-		} else {
-			sr.raw, sr.buf = raw, sr.buf[:0]
-		}
-		sr.dec, sr.left = r.dec, int(min(r.f.limits.StreamBytes, 1<<62))
+		sr.load(raw, r.dec, s.kind, int(min(r.f.limits.StreamBytes, 1<<62)))
 		st.streams[key] = sr
 	}
 	r.st = st

@@ -15,6 +15,42 @@ type stream struct {
 	left int    // decompressed bytes the stream may still produce (Limits.StreamBytes)
 	// rawStore holds the stream's bytes as read, reused stripe to stripe.
 	rawStore []byte
+	// kind is the stream's kind (sData, sLength, ...), for errors.
+	kind uint64
+	// base is the offset of buf[0] in the stream's decompressed bytes (in
+	// an uncompressed file, the byte offset in the stream); after a seek
+	// in a compressed stream it counts from the chunk seeked to. marks
+	// lists the chunks decompressed since the stripe was loaded or the
+	// stream seeked: the row index check (checkAt) maps a position's
+	// chunk offset to decompressed bytes by them.
+	base  int64
+	marks []chunkMark
+}
+
+// chunkMark places one decompressed chunk: raw is its offset in the
+// stream's compressed bytes, dec the offset of its first byte in the
+// decompressed bytes (counted as stream.base is).
+type chunkMark struct{ raw, dec int64 }
+
+// load starts s on raw, the stream's bytes as read (dec: the file's
+// decompressor).
+func (s *stream) load(raw []byte, dec *decompressor, kind uint64, left int) {
+	s.rawStore, s.dec, s.kind, s.left, s.base, s.marks = raw, dec, kind, left, 0, s.marks[:0]
+	if dec.kind == compNone {
+		s.buf, s.raw = raw, nil
+	} else {
+		s.raw, s.buf = raw, s.buf[:0]
+	}
+}
+
+// offset returns the offset in the decompressed bytes of the byte at p
+// of a decoder window that starts at buf[0] (every window [stream.more]
+// returns does).
+func (s *stream) offset(p int) int64 {
+	if s == nil {
+		return 0
+	}
+	return s.base + int64(p)
 }
 
 // Decoders ask for this many bytes at the start of each run: the longest
@@ -39,6 +75,7 @@ func (s *stream) more(b []byte, p, need int) ([]byte, int, error) {
 	}
 	// b is s.buf (or a prefix of it): keep its tail at the front.
 	s.buf = append(s.buf[:0], b[p:]...)
+	s.base += int64(p)
 	for len(s.buf) < need && len(s.raw) > 0 {
 		if err := s.chunk(); err != nil {
 			return s.buf, 0, err
@@ -72,6 +109,7 @@ func (s *stream) chunk() error {
 		return fmt.Errorf("compression chunk of %d bytes with %d bytes left", n, len(s.raw)-3)
 	}
 	c := s.raw[3 : 3+n]
+	s.marks = append(s.marks, chunkMark{raw: int64(len(s.rawStore) - len(s.raw)), dec: s.base + int64(len(s.buf))})
 	s.raw = s.raw[3+n:]
 	start := len(s.buf)
 	if h&1 == 1 {
