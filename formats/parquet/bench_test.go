@@ -177,7 +177,11 @@ func cpuNanos() int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
-func benchLakecat(b *testing.B, data []byte) {
+func benchLakecat(b *testing.B, data []byte) { benchLakecatOpts(b, data, BatchOptions{}) }
+
+// benchLakecatOpts reads every row of data with opts (every column), per
+// row of the file; rows of opts.Skip are left out.
+func benchLakecatOpts(b *testing.B, data []byte, opts BatchOptions) {
 	var rows int64
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -190,11 +194,14 @@ func benchLakecat(b *testing.B, data []byte) {
 			b.Fatal(err)
 		}
 		rows = f.NumRows()
-		br, err := f.NewBatchReader(f.Schema(), BatchOptions{})
+		br, err := f.NewBatchReader(f.Schema(), opts)
 		if err != nil {
 			b.Fatal(err)
 		}
 		n := int64(0)
+		if opts.Skip != nil {
+			n = int64(opts.Skip.GetCardinality())
+		}
 		for {
 			rec, err := br.Next(context.Background())
 			if errors.Is(err, io.EOF) {
@@ -256,6 +263,16 @@ func BenchmarkDecodeFlat(b *testing.B) {
 	data := benchFile(b, "flat")
 	b.Run("lakecat", func(b *testing.B) { benchLakecat(b, data) })
 	b.Run("pqarrow", func(b *testing.B) { benchPQArrow(b, data) })
+}
+
+// BenchmarkSkipPos10 decodes the file of BenchmarkDecodeFlat whole (none)
+// and leaving out lakebench's table/deletes/pos10 positions (pos10, 10% of
+// the rows scattered; [BatchOptions.Skip]); per row of the file.
+func BenchmarkSkipPos10(b *testing.B) {
+	data := benchFile(b, "flat")
+	skip := skipPatterns(benchRows)["pos10"]
+	b.Run("none", func(b *testing.B) { benchLakecatOpts(b, data, BatchOptions{}) })
+	b.Run("pos10", func(b *testing.B) { benchLakecatOpts(b, data, BatchOptions{Skip: skip}) })
 }
 
 // BenchmarkDecodeListStruct decodes a list<struct<a long, b string>> column

@@ -136,7 +136,11 @@ func (lr *leafReader) beginBatch(nRows int) {
 		}
 		w := max(lr.conv.width, 1)
 		if lr.maxRep == 0 {
-			lr.fixed.reserve(nRows * w)
+			// One value more than the batch holds: scatterMasked writes
+			// one past the kept values of a stretch, and without the room
+			// its last stretch would double the buffer (a new allocation
+			// and a copy of the batch) once a column and batch.
+			lr.fixed.reserve((nRows + 1) * w)
 		} else {
 			lr.fixed.reserve(lr.hint[2])
 		}
