@@ -290,3 +290,22 @@ func BenchmarkDecodeMapOfLists(b *testing.B) {
 	b.Run("lakecat", func(b *testing.B) { benchLakecat(b, data) })
 	b.Run("pqarrow", func(b *testing.B) { benchPQArrow(b, data) })
 }
+
+// BenchmarkPlanSelected plans the batches (runs, ranges, keep mask) of a
+// 1,048,576-row read leaving out lakebench's pos10 positions; per row.
+func BenchmarkPlanSelected(b *testing.B) {
+	skip := skipPatterns(benchRows)["pos10"]
+	b.ReportAllocs()
+	cpu0 := cpuNanos()
+	for b.Loop() {
+		br := &BatchReader{rows: DefaultBatchRows, left: benchRows}
+		br.startSkip(skip)
+		for br.left > 0 {
+			_, covered := br.planSelected()
+			br.left -= covered
+			br.next += covered
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(int64(b.N)*benchRows), "ns/row")
+	b.ReportMetric(float64(cpuNanos()-cpu0)/float64(int64(b.N)*benchRows), "cpu-ns/row")
+}
