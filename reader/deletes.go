@@ -415,7 +415,6 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, num
 	}
 	defer rr.Release()
 	pb := newPosBuilder(numRows, f.RecordCount)
-	var buf []uint64
 	var rows int64
 	match := d.dataFileMatcher()
 	for rr.Next() {
@@ -429,7 +428,6 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, num
 		if !ok || (rec.NumCols() == 2 && paths == nil) {
 			return nil, fmt.Errorf("file_path or pos of an unexpected type")
 		}
-		buf = slices.Grow(buf[:0], pos.Len())
 		for i, p := range pos.Int64Values() {
 			if paths != nil && !match(paths.Value(i)) {
 				continue
@@ -437,9 +435,8 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, num
 			if p < 0 {
 				return nil, fmt.Errorf("row %d: negative position %d", i, p)
 			}
-			buf = append(buf, uint64(p))
+			pb.add(uint64(p))
 		}
-		pb.addMany(buf)
 	}
 	if err := rr.Err(); err != nil {
 		return nil, err

@@ -13,12 +13,18 @@ import (
 // turned into a roaring bitmap at the end (roaring.FromDense): a store
 // each, where adding them to the bitmap one by one costs a container
 // lookup and insertion each. Other positions, and any beyond the data
-// file's rows (which the caller rejects), go to the bitmap directly.
+// file's rows (which the caller rejects), are added to the bitmap in
+// batches.
 type posBuilder struct {
-	dense []uint64 // bit r: row r is deleted; nil when not dense
-	rows  uint64   // the data file's rows when dense
-	bm    *roaring64.Bitmap
+	dense   []uint64 // bit r: row r is deleted; nil when not dense
+	rows    uint64   // the data file's rows when dense, else 0
+	pending []uint64 // positions not yet added to bm
+	bm      *roaring64.Bitmap
 }
+
+// maxPending is how many positions posBuilder holds before adding them
+// to its bitmap.
+const maxPending = 1 << 14
 
 // newPosBuilder returns a builder for a data file of numRows rows (or
 // fewer than 0: unknown) and a delete file of records rows (fewer than 0:
@@ -32,29 +38,31 @@ func newPosBuilder(numRows, records int64) *posBuilder {
 	return b
 }
 
-// addMany adds the positions ps (not negative).
-func (b *posBuilder) addMany(ps []uint64) {
-	if b.dense == nil {
-		b.bm.AddMany(ps)
+// add adds the position p.
+func (b *posBuilder) add(p uint64) {
+	if p < b.rows {
+		b.dense[p>>6] |= 1 << (p & 63)
 		return
 	}
-	d, rows := b.dense, b.rows
-	for _, p := range ps {
-		if p < rows {
-			d[p>>6] |= 1 << (p & 63)
-		} else {
-			b.bm.Add(p)
-		}
+	if b.pending == nil {
+		b.pending = make([]uint64, 0, maxPending)
+	}
+	b.pending = append(b.pending, p)
+	if len(b.pending) == maxPending {
+		b.bm.AddMany(b.pending)
+		b.pending = b.pending[:0]
 	}
 }
 
 // bitmap returns the positions added.
 func (b *posBuilder) bitmap() *roaring64.Bitmap {
+	b.bm.AddMany(b.pending)
+	b.pending = nil
 	if b.dense == nil {
 		return b.bm
 	}
 	bm32 := roaring.FromDense(b.dense, false)
-	b.dense = nil
+	b.dense, b.rows = nil, 0
 	if bm32.IsEmpty() {
 		return b.bm
 	}

@@ -34,6 +34,7 @@ func TestPosBuilder(t *testing.T) {
 		{"no positions", 1000, 100, [][]uint64{{}}, true},
 		{"unknown record count", 1000, -1, [][]uint64{{1, 2}}, false},
 		{"unknown rows", -1, 100, [][]uint64{{1, 1 << 33}}, false},
+		{"sparse, more than held at once", 1 << 30, 100, [][]uint64{every(3*maxPending*7, 7, 5)}, false},
 		{"rows past 32 bits", 1<<32 + 1, 1 << 30, [][]uint64{{1, 1 << 32}}, false},
 	}
 	for _, c := range cases {
@@ -44,7 +45,9 @@ func TestPosBuilder(t *testing.T) {
 			}
 			want := roaring64.New()
 			for _, b := range c.batches {
-				pb.addMany(b)
+				for _, p := range b {
+					pb.add(p)
+				}
 				want.AddMany(slices.Clone(b))
 			}
 			got := pb.bitmap()
