@@ -78,9 +78,10 @@ func (br *BatchReader) planSelected() (kept int, covered int64) {
 	fillOnes(m)
 	o := 0
 	for _, r := range br.runs {
-		if r.skip == 1 {
+		switch {
+		case r.skip == 1:
 			m[o] = 0
-		} else {
+		case r.skip > 1:
 			clear(m[o : o+r.skip])
 		}
 		o += r.skip + r.take
