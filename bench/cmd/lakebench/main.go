@@ -278,6 +278,7 @@ func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 	fmt.Printf("lakebench: %d rows, %d runs (best and median), GOMAXPROCS=%d, %s/%s, %s, load average at the start %s%s\n\n",
 		cfg.rows, cfg.runs, cfg.workers, runtime.GOOS, runtime.GOARCH, runtime.Version(), load0, note)
 	printTable(os.Stdout, res)
+	printParallel(os.Stdout, vs)
 	fmt.Fprintf(os.Stderr, "lakebench: total %v\n", time.Since(start).Round(time.Millisecond))
 	if jsonOut != "" {
 		b, _ := json.MarshalIndent(res, "", "  ")
