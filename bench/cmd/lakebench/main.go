@@ -223,6 +223,7 @@ type variant struct {
 	fn    func(ctx context.Context) (int64, error)
 	times []time.Duration
 	cpu   []time.Duration // process CPU time (user + system) of each run
+	heap  []uint64        // bytes allocated on Go's heap during each run
 }
 
 // cpuTime returns the CPU time the process has used so far (user + system,
@@ -337,6 +338,8 @@ func measure(ctx context.Context, vs []*variant, runs int, cpuprof string) int {
 	for r := 0; r < runs; r++ {
 		for _, v := range vs {
 			runtime.GC()
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
 			c0 := cpuTime()
 			t0 := time.Now()
 			if _, err := v.fn(ctx); err != nil {
@@ -345,6 +348,8 @@ func measure(ctx context.Context, vs []*variant, runs int, cpuprof string) int {
 			}
 			v.times = append(v.times, time.Since(t0))
 			v.cpu = append(v.cpu, cpuTime()-c0)
+			runtime.ReadMemStats(&m1)
+			v.heap = append(v.heap, m1.TotalAlloc-m0.TotalAlloc)
 		}
 	}
 	return 0

@@ -28,7 +28,9 @@ import (
 //
 // printParallel prints, per pair, the wall-time ratio W=2 / W=1 (least
 // and median of the per-round ratios) and the process CPU time per row of
-// each. Wall time means something only on an idle machine: on a loaded one
+// each, and the median bytes allocated on Go's heap per run (a figure load
+// does not disturb: a decoder that reuses its buffers allocates few). Wall
+// time means something only on an idle machine: on a loaded one
 // the second worker waits for a core, and only the CPU time per row (which
 // waiting is not charged to) compares.
 
@@ -122,6 +124,7 @@ type parallelRow struct {
 	wall1Min, wall2Min       float64 // least wall ms
 	wall1Med, wall2Med       float64 // median wall ms
 	cpuRatioMin, cpuRatioMed float64 // CPU time 2 workers / 1 worker, per round
+	heap1, heap2             float64 // median MB allocated on Go's heap per run
 }
 
 // parallelRows pairs the parallel variants of vs by codec and name.
@@ -155,6 +158,7 @@ func parallelRows(vs []*variant) []parallelRow {
 			cpuRatioMin: slices.Min(cpu), cpuRatioMed: medianFloat(cpu),
 			wall1Min: ms(best(v.times)), wall2Min: ms(best(two.times)),
 			wall1Med: ms(median(v.times)), wall2Med: ms(median(two.times))}
+		r.heap1, r.heap2 = medianHeapMB(v.heap), medianHeapMB(two.heap)
 		r.cpu1Min, r.cpu1Med = perRow(v.cpu, v.rows)
 		r.cpu2Min, r.cpu2Med = perRow(two.cpu, two.rows)
 		out = append(out, r)
@@ -171,13 +175,25 @@ func printParallel(w *os.File, vs []*variant) {
 	fmt.Fprintf(w, "\nParallel within a file, 2 workers against 1 (load average now %s). Wall time means something only on an idle machine;\n", loadAvg())
 	fmt.Fprintln(w, "on a loaded one compare CPU ns/row (process CPU time, GC included), which time spent waiting for a core is not charged to.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| pair | codec | wall ms 1w min / med | wall ms 2w min / med | wall 2w/1w min / med | CPU ns/row 1w min / med | CPU ns/row 2w min / med | CPU 2w/1w min / med |")
-	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|")
+	fmt.Fprintln(w, "| pair | codec | wall ms 1w min / med | wall ms 2w min / med | wall 2w/1w min / med | CPU ns/row 1w min / med | CPU ns/row 2w min / med | CPU 2w/1w min / med | Go heap MB/run 1w / 2w |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|")
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %s | %.1f / %.1f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f | %.1f / %.1f | %.2f / %.2f |\n",
+		fmt.Fprintf(w, "| %s | %s | %.1f / %.1f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f |\n",
 			r.name, r.codec, r.wall1Min, r.wall1Med, r.wall2Min, r.wall2Med, r.ratioMin, r.ratioMed,
-			r.cpu1Min, r.cpu1Med, r.cpu2Min, r.cpu2Med, r.cpuRatioMin, r.cpuRatioMed)
+			r.cpu1Min, r.cpu1Med, r.cpu2Min, r.cpu2Med, r.cpuRatioMin, r.cpuRatioMed, r.heap1, r.heap2)
 	}
+}
+
+// medianHeapMB returns the median of the heap bytes of runs, in MB.
+func medianHeapMB(runs []uint64) float64 {
+	xs := make([]float64, len(runs))
+	for i, b := range runs {
+		xs[i] = float64(b) / 1e6
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	return medianFloat(xs)
 }
 
 // medianFloat returns the median of xs (not empty).
