@@ -51,6 +51,18 @@
 //	duckdb/arrow            duckdb/scan converting every chunk to Arrow
 //	                        (only in a build with -tags duckdb_arrow)
 //	floor/duckdb-file       decompression alone of every page of that file
+//	lakecat/rowgroups/<W>   reader.Open on the Parquet file, Options.Workers
+//	                        W = 1 and 2 (see parallel.go)
+//	lakecat-orc/stripes/<W> the same rows as ORC in stripes of -rowgroup rows
+//	                        (or -stripe), Options.Workers W = 1 and 2
+//	lakecat/files/<W>       the rows as 4 Parquet part files through
+//	                        reader.ScanFiles, ScanOptions.Workers W = 1 and 2
+//
+// After the table, the parallel pairs get their own: the wall-time ratio 2
+// workers / 1 worker (least and median of the per-round ratios: the pair
+// runs back to back in each round), CPU ns/row of each and the Go heap
+// bytes allocated per run. Wall time means something only on an idle
+// machine.
 //
 // After that table, the real-writer comparison (-shapes) reads each shape of
 // issue 20 (narrow, plainstr, wide, lineitem, nested) as written by DuckDB
