@@ -137,6 +137,9 @@ func (s *groupsSource) readGroup(i int, prev batchSource) batchSource {
 	for {
 		b, err := src.Next(s.ctx)
 		if errors.Is(err, io.EOF) {
+			if g, ok := src.(interface{ groupDone() }); ok {
+				g.groupDone() // before Next can pass the group
+			}
 			finish(nil)
 			return src
 		}
@@ -369,13 +372,24 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 // buffers and decompressor serve every stripe the worker reads.
 type stripeReader struct {
 	*orc.BatchReader
-	stats *ScanStats
+	stats   *ScanStats
+	counted orc.SkipCounts // the part of SkipCounts added to stats
 }
 
-// Close counts the rows the reader's row index skips passed over in stats,
-// as a sequential read does ([countOrcSkips]), and closes the reader.
+// groupDone adds to stats what the reader's row index skips passed over
+// since it last did ([countOrcSkips]), as a sequential read counts a
+// stripe range's when it ends: before the read returns its last batch.
+func (r *stripeReader) groupDone() {
+	c := r.SkipCounts()
+	countOrcSkips(r.stats, orc.SkipCounts{RowsSeeked: c.RowsSeeked - r.counted.RowsSeeked,
+		RowsDropped: c.RowsDropped - r.counted.RowsDropped, BytesSeeked: c.BytesSeeked - r.counted.BytesSeeked})
+	r.counted = c
+}
+
+// Close counts what the stripe being read skipped so far and closes the
+// reader.
 func (r *stripeReader) Close() error {
-	countOrcSkips(r.stats, r.SkipCounts())
+	r.groupDone()
 	return r.BatchReader.Close()
 }
 

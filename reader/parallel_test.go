@@ -216,8 +216,8 @@ func TestParallelStripesStats(t *testing.T) {
 					t.Fatalf("%s: %s: %v", filepath.Base(name), e, err)
 				}
 				got[i] = testutil.ReaderJSON(t, rr)
+				counts[i] = st.Counts() // complete once Next returned false
 				rr.Release()
-				counts[i] = st.Counts()
 			}
 			if got[0] != got[1] {
 				t.Errorf("%s: %s: 2 workers' rows differ from one's", filepath.Base(name), e)
