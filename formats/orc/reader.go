@@ -199,13 +199,9 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	if rows < 0 || rows > maxBatchRows {
 		return nil, fmt.Errorf("orc: BatchRows %d outside [1, %d]", rows, maxBatchRows)
 	}
-	ns := len(f.tail.footer.stripes)
-	if opts.FirstStripe < 0 || opts.Stripes < 0 || opts.FirstStripe > ns || opts.Stripes > ns-opts.FirstStripe {
-		return nil, fmt.Errorf("orc: stripes [%d, +%d) outside the file's %d", opts.FirstStripe, opts.Stripes, ns)
-	}
-	end := ns
-	if opts.Stripes > 0 {
-		end = opts.FirstStripe + opts.Stripes
+	end, err := f.stripesEnd(opts.FirstStripe, opts.Stripes)
+	if err != nil {
+		return nil, err
 	}
 	mem := opts.Allocator
 	if mem == nil {
@@ -240,6 +236,46 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	// batches' worth.
 	pool.SetKeep(8 + 6*len(br.needed))
 	return br, nil
+}
+
+// stripesEnd returns the index after the last of count stripes from first
+// (count 0: to the end of the file), or an error when they are not all in
+// the file.
+func (f *File) stripesEnd(first, count int) (int, error) {
+	ns := len(f.tail.footer.stripes)
+	if first < 0 || count < 0 || first > ns || count > ns-first {
+		return 0, fmt.Errorf("orc: stripes [%d, +%d) outside the file's %d", first, count, ns)
+	}
+	if count == 0 {
+		return ns, nil
+	}
+	return first + count, nil
+}
+
+// SetStripes makes r read count stripes from first next (count 0: to the
+// end of the file), leaving out the rows of skip as
+// [BatchOptions.Skip] does, as a reader made by [File.NewBatchReader] with
+// those options would, from the next call to Next on; the rest of the
+// stripe being read is dropped. r keeps its columns, stream buffers and
+// decompressor, so a reader moved from stripe to stripe allocates its
+// state once (a caller that decodes stripes concurrently keeps one reader
+// per goroutine). [BatchReader.SkipCounts] go on counting. It returns an
+// error, and r then returns io.EOF, when the stripes are not all in the
+// file or skip's ranges are not ascending and disjoint.
+func (r *BatchReader) SetStripes(first, count int, skip []RowRange) error {
+	if r.closed {
+		return errors.New("orc: SetStripes on a closed BatchReader")
+	}
+	r.stripe, r.left, r.at, r.last, r.index, r.skip = r.end, 0, 0, 0, nil, nil
+	end, err := r.f.stripesEnd(first, count)
+	if err != nil {
+		return err
+	}
+	if err := r.setSkip(BatchOptions{FirstStripe: first, Skip: skip, noSeek: r.noSeek}); err != nil {
+		return err
+	}
+	r.stripe, r.end = first, end
+	return nil
 }
 
 // childIndex maps the field names of nodes to them, the first node of each
