@@ -87,6 +87,28 @@ type leafReader struct {
 	decoded []byte
 	pages   pq.Pages
 	page    pq.Page
+	// src reads the page headers and payload checks: the file, or the
+	// chunk's bytes when the chunk is held in memory (chunkAt).
+	src io.ReaderAt
+
+	// The direct page path (page_direct.go): direct is set while the
+	// current chunk's pages are decoded from chunk (its bytes, of which
+	// chunkBase is the file offset) by lakecat; dpages lists the chunk's
+	// pages and dpAt the next. directCand is set while openChunk may
+	// still choose the direct path. codec is the chunk's codec.
+	direct, directCand bool
+	chunk              []byte
+	chunkBase          int64
+	dpages             []pageInfo
+	dpAt               int
+	codec              format.CompressionCodec
+	pageBuf            []byte  // decompressed page
+	defBuf             []byte  // decoded definition levels
+	idxBuf             []int32 // decoded dictionary indices
+	dictRaw            []byte  // byte-array dictionary values without their lengths
+	dictU32            []uint32
+	hasDict            bool   // the chunk's dictionary is loaded (direct path)
+	dictGen            uint64 // counts the dictionaries loaded (see dictOut.chunkGen)
 	// dataOrd counts the data pages of the chunk read so far; emptyV2
 	// lists the chunk's data pages that have no values section (see
 	// emptyV2Page), and emptyLevels, emptyRep, emptyDef are their buffers.
@@ -267,7 +289,10 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 			Err: fmt.Errorf("chunk of %d bytes at offset %d does not fit in a file of %d bytes", size, start, lr.f.size)}
 	}
 	lr.dict = nil // a new chunk has its own dictionary
+	lr.hasDict = false
 	lr.seek = nil
+	lr.src = lr.f.r
+	lr.codec = meta.Codec
 	fc, ok := cc.(*pq.FileColumnChunk)
 	if !ok {
 		if err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, meta.Codec); err != nil {
@@ -280,6 +305,9 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 		return nil, err
 	}
 	if segs == nil {
+		if lr.directColumn() && directCodec(meta.Codec) {
+			return lr.openDirect(fc, start, size, meta.Codec)
+		}
 		if err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, meta.Codec); err != nil {
 			return nil, err
 		}
@@ -290,6 +318,35 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 	}
 	lr.seek = cs
 	return fc.PagesFrom(newSplicedChunk(lr.f.r, start, segs)), nil
+}
+
+// openDirect reads the column chunk of size bytes at start into memory,
+// checks its page headers there and, when the direct path decodes every
+// page (directPage), takes it (lr.direct, no parquet-go pages returned);
+// otherwise it returns parquet-go's page reader over the file.
+func (lr *leafReader) openDirect(fc *pq.FileColumnChunk, start, size int64, codec format.CompressionCodec) (pq.Pages, error) {
+	if int64(cap(lr.chunk)) < size {
+		lr.chunk = make([]byte, size)
+	}
+	lr.chunk = lr.chunk[:size]
+	if err := readFull(lr.f.r, lr.chunk, start); err != nil {
+		return nil, readErr(lr.f.name, start, "column chunk "+lr.ln.phys.path, err)
+	}
+	lr.src = &chunkAt{b: lr.chunk, base: start}
+	lr.chunkBase = start
+	lr.dpages, lr.dpAt = lr.dpages[:0], 0
+	lr.directCand = true
+	err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, codec)
+	lr.src = lr.f.r
+	if err != nil {
+		return nil, err
+	}
+	if lr.directCand {
+		lr.directCand = false
+		lr.direct = true
+		return nil, nil
+	}
+	return fc.PagesFrom(lr.f.r), nil
 }
 
 // checkPageHeaders walks the page headers of the segments of a column
@@ -336,6 +393,9 @@ func (lr *leafReader) checkSegment(start, size int64, codec format.CompressionCo
 		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
 			return ord, readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
 		}
+		if lr.directCand && !lr.directPage(&h, int(start+off-lr.chunkBase)) {
+			lr.directCand = false
+		}
 		if emptyV2(codec, &h) {
 			v2 := &h.DataPageHeaderV2.V
 			lr.emptyV2 = append(lr.emptyV2, emptyV2Page{ord: ord, levelsOff: start + off,
@@ -381,7 +441,7 @@ func (lr *leafReader) readPageHeader(off, remain int64) (h format.PageHeader, n 
 			lr.hdr = make([]byte, win)
 		}
 		buf := lr.hdr[:win]
-		if err := readFull(lr.f.r, buf, off); err != nil {
+		if err := readFull(lr.src, buf, off); err != nil {
 			return h, 0, err
 		}
 		// The header's lengths and nesting are checked before parquet-go's
@@ -417,7 +477,7 @@ func readPage(p pq.Pages) (pg pq.Page, err error) {
 func (lr *leafReader) nextPage() (bool, error) {
 	lr.releasePage()
 	for {
-		if lr.pages == nil {
+		if lr.pages == nil && !lr.direct {
 			rgs := lr.pf.RowGroups()
 			if lr.rg >= len(rgs) {
 				return false, nil
@@ -436,6 +496,21 @@ func (lr *leafReader) nextPage() (bool, error) {
 		if lr.nextSkipped() {
 			lr.loaded = true
 			return true, nil
+		}
+		if lr.direct {
+			ok, err := lr.nextDirect()
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				lr.direct = false
+				continue
+			}
+			if lr.nEntries > 0 {
+				lr.loaded = true
+				return true, nil
+			}
+			continue
 		}
 		pg, err := readPage(lr.pages)
 		if err == io.EOF {
@@ -592,8 +667,16 @@ func (lr *leafReader) loadDictionary(dict pq.Dictionary) error {
 	dp := dict.Page()
 	dv := dp.Data()
 	raw, offs := dv.Data()
-	n := dict.Len()
 	lr.dict = dict
+	return lr.setDictionary(raw, offs, dict.Len())
+}
+
+// setDictionary makes the n values of raw (PLAIN values of fixed width
+// one after another, or byte arrays delimited by n+1 offsets) the
+// chunk's dictionary, converted to the column's Arrow layout.
+func (lr *leafReader) setDictionary(raw []byte, offs []uint32, n int) error {
+	lr.hasDict = true
+	lr.dictGen++
 	c := lr.conv
 	switch {
 	case c.variable():
