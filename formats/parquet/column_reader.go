@@ -87,25 +87,20 @@ type leafReader struct {
 	decoded []byte
 	pages   pq.Pages
 	page    pq.Page
-	// src reads the page headers and payload checks: the file, or the
-	// chunk's bytes when the chunk is held in memory (chunkAt).
-	src io.ReaderAt
 
 	// The direct page path (page_direct.go): direct is set while the
-	// current chunk's pages are decoded from chunk (its bytes, of which
-	// chunkBase is the file offset) by lakecat; dpages lists the chunk's
-	// pages and dpAt the next. directCand is set while openChunk may
-	// still choose the direct path. codec is the chunk's codec.
+	// current chunk's pages are decoded by lakecat; dpages lists the
+	// chunk's pages and dpAt the next. directCand is set while openChunk
+	// may still choose the direct path. codec is the chunk's codec.
 	direct, directCand bool
-	chunk              []byte
-	chunkBase          int64
 	dpages             []pageInfo
 	dpAt               int
 	codec              format.CompressionCodec
-	pageBuf            []byte  // decompressed page
-	defBuf             []byte  // decoded definition levels
-	idxBuf             []int32 // decoded dictionary indices
-	dictRaw            []byte  // byte-array dictionary values without their lengths
+	pageRaw            []byte // page as stored (pageBufs)
+	pageBuf            []byte // decompressed page (pageBufs)
+	defBuf             []byte // decoded definition levels (pageBufs)
+	idxBuf             []byte // decoded dictionary indices, int32 (pageBufs)
+	dictRaw            []byte // byte-array dictionary values without their lengths
 	dictU32            []uint32
 	hasDict            bool   // the chunk's dictionary is loaded (direct path)
 	dictGen            uint64 // counts the dictionaries loaded (see dictOut.chunkGen)
@@ -241,6 +236,7 @@ func (g *growBuf) release() {
 
 func (lr *leafReader) close() {
 	lr.closeDict()
+	lr.releaseDirect()
 	lr.releasePage()
 	if lr.pages != nil {
 		lr.pages.Close()
@@ -291,7 +287,6 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 	lr.dict = nil // a new chunk has its own dictionary
 	lr.hasDict = false
 	lr.seek = nil
-	lr.src = lr.f.r
 	lr.codec = meta.Codec
 	fc, ok := cc.(*pq.FileColumnChunk)
 	if !ok {
@@ -320,25 +315,16 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 	return fc.PagesFrom(newSplicedChunk(lr.f.r, start, segs)), nil
 }
 
-// openDirect reads the column chunk of size bytes at start into memory,
-// checks its page headers there and, when the direct path decodes every
-// page (directPage), takes it (lr.direct, no parquet-go pages returned);
-// otherwise it returns parquet-go's page reader over the file.
+// openDirect checks the page headers of the column chunk of size bytes
+// at start and, when the direct path decodes every page (directPage),
+// takes it (lr.direct, no parquet-go pages returned); otherwise it returns
+// parquet-go's page reader.
 func (lr *leafReader) openDirect(fc *pq.FileColumnChunk, start, size int64, codec format.CompressionCodec) (pq.Pages, error) {
-	if int64(cap(lr.chunk)) < size {
-		lr.chunk = make([]byte, size)
-	}
-	lr.chunk = lr.chunk[:size]
-	if err := readFull(lr.f.r, lr.chunk, start); err != nil {
-		return nil, readErr(lr.f.name, start, "column chunk "+lr.ln.phys.path, err)
-	}
-	lr.src = &chunkAt{b: lr.chunk, base: start}
-	lr.chunkBase = start
 	lr.dpages, lr.dpAt = lr.dpages[:0], 0
 	lr.directCand = true
 	err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, codec)
-	lr.src = lr.f.r
 	if err != nil {
+		lr.directCand = false
 		return nil, err
 	}
 	if lr.directCand {
@@ -393,7 +379,7 @@ func (lr *leafReader) checkSegment(start, size int64, codec format.CompressionCo
 		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
 			return ord, readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
 		}
-		if lr.directCand && !lr.directPage(&h, int(start+off-lr.chunkBase)) {
+		if lr.directCand && !lr.directPage(&h, start+off) {
 			lr.directCand = false
 		}
 		if emptyV2(codec, &h) {
@@ -441,7 +427,7 @@ func (lr *leafReader) readPageHeader(off, remain int64) (h format.PageHeader, n 
 			lr.hdr = make([]byte, win)
 		}
 		buf := lr.hdr[:win]
-		if err := readFull(lr.src, buf, off); err != nil {
+		if err := readFull(lr.f.r, buf, off); err != nil {
 			return h, 0, err
 		}
 		// The header's lengths and nesting are checked before parquet-go's

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"github.com/parquet-go/bitpack"
 )
 
 // This file decodes the RLE / bit-packed hybrid encoding (Parquet format,
@@ -185,9 +187,20 @@ func decodeIndices(dst []int32, src []byte, width, n int) ([]int32, error) {
 			return dst[:base+i], fmt.Errorf("%d of %d indices: bit-packed run of %d groups, %d bytes left", i, n, groups, len(src))
 		}
 		packed := src[:int(groups)*width]
-		src = src[len(packed):]
 		take := min(int(groups)*8, n-i)
-		unpackIndices(out[i:i+take], packed, width)
+		// bitpack.Unpack (SIMD on amd64 and arm64) reads up to
+		// bitpack.PaddingInt32 bytes past the values it unpacks: it takes
+		// the groups whose padding lies inside src, unpackIndices the
+		// rest.
+		fast := 0
+		if room := 8*len(src) - 8*bitpack.PaddingInt32; room > 0 {
+			fast = min(take, room/width) &^ 7
+		}
+		if fast > 0 {
+			bitpack.Unpack(out[i:i+fast], src, uint(width))
+		}
+		unpackIndices(out[i+fast:i+take], packed[fast/8*width:], width)
+		src = src[len(packed):]
 		i += take
 	}
 	return dst, nil
@@ -195,34 +208,29 @@ func decodeIndices(dst []int32, src []byte, width, n int) ([]int32, error) {
 
 // unpackIndices writes the first len(out) values of the bit-packed groups
 // of packed (width bits a value, 1..32; len(packed) is a multiple of
-// width holding at least len(out) values) to out. Each value is read from
-// a 64-bit little-endian window at its first byte (a value spans at most
-// five bytes); the last groups, whose windows would pass the end of
-// packed, are read from a zero-padded copy.
+// width holding at least len(out) values) to out, least significant bit
+// first, through a 64-bit accumulator refilled 32 bits at a time (a byte
+// at a time in the last four bytes).
 func unpackIndices(out []int32, packed []byte, width int) {
 	mask := uint64(1)<<width - 1
-	n := len(out)
-	g := 0
-	// Fast groups: the window of the last value of the group (at most
-	// byte 7*width/8 of the group, plus 8) stays inside packed.
-	for ; g+8 <= n && g/8*width+width+8 <= len(packed); g += 8 {
-		grp := packed[g/8*width:]
-		_ = grp[width+7]
-		o := out[g : g+8 : g+8]
-		for j := range 8 {
-			bit := j * width
-			x := binary.LittleEndian.Uint64(grp[bit>>3:])
-			o[j] = int32(x >> (bit & 7) & mask)
+	var acc uint64
+	nb, p := 0, 0
+	for i := range out {
+		if nb < width {
+			if p+4 <= len(packed) {
+				acc |= uint64(binary.LittleEndian.Uint32(packed[p:])) << nb
+				p += 4
+				nb += 32
+			} else {
+				for nb < width {
+					acc |= uint64(packed[p]) << nb
+					p++
+					nb += 8
+				}
+			}
 		}
-	}
-	for ; g < n; g += 8 {
-		var w [40]byte
-		copy(w[:], packed[g/8*width:g/8*width+width])
-		m := min(8, n-g)
-		for j := range m {
-			bit := j * width
-			x := binary.LittleEndian.Uint64(w[bit>>3:])
-			out[g+j] = int32(x >> (bit & 7) & mask)
-		}
+		out[i] = int32(acc & mask)
+		acc >>= width
+		nb -= width
 	}
 }

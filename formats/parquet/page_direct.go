@@ -3,12 +3,12 @@ package parquet
 import (
 	"encoding/binary"
 	"hash/crc32"
-	"io"
 	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
@@ -16,14 +16,15 @@ import (
 
 // The direct page path: for the column chunks of flat columns (maximum
 // repetition level 0) read whole, whose pages are all ones it decodes, the
-// leaf reader reads the chunk's bytes once, decodes each page itself from
-// them and sets up the current page (definition levels, plain values or
+// leaf reader reads each page's bytes into one reused buffer, decodes the
+// page itself and sets up the current page (definition levels, plain values or
 // dictionary indices) as setupPage does for parquet-go's pages, so that
 // take, takeFlat and the masked reads work unchanged on either path:
 //
-//   - the page bytes are decompressed straight from the chunk's bytes into
-//     one reused buffer (Snappy, ZSTD), or used in place (UNCOMPRESSED, and
-//     the levels of data pages v2, which are never compressed);
+//   - the page bytes are decompressed from that buffer into another
+//     (Snappy, ZSTD), or used in place (UNCOMPRESSED, and the levels of
+//     data pages v2, which are never compressed); both buffers come from
+//     a pool shared by the readers (pageBufs);
 //   - definition levels (RLE / bit-packed hybrid, Encodings.md) are
 //     decoded by decodeLevels, which counts the defined entries on the way
 //     (no second pass over the levels to count them);
@@ -40,10 +41,10 @@ import (
 // which openChunk walks before any page is read.
 
 // pageInfo holds what the direct path needs of one page header; off is
-// the page's first byte (after its header) in the chunk's bytes.
+// the file offset of the page's first byte (after its header).
 type pageInfo struct {
 	typ            format.PageType
-	off            int
+	off            int64
 	csize, usize   int32
 	crc            int32
 	numValues      int32
@@ -84,7 +85,7 @@ func (lr *leafReader) directColumn() bool {
 
 // directPage reports whether the direct path decodes the page of header h,
 // and records it when it does.
-func (lr *leafReader) directPage(h *format.PageHeader, off int) bool {
+func (lr *leafReader) directPage(h *format.PageHeader, off int64) bool {
 	p := pageInfo{typ: h.Type, off: off, csize: h.CompressedPageSize, usize: h.UncompressedPageSize, crc: h.CRC}
 	plain := lr.conv.physWidth() > 0 // PLAIN data pages of fixed width
 	data := func(e format.Encoding) bool {
@@ -118,25 +119,6 @@ func (lr *leafReader) directPage(h *format.PageHeader, off int) bool {
 	return true
 }
 
-// chunkAt reads the file's bytes [base, base+len(b)) from b: page headers
-// and payload checks of a chunk held in memory (see openChunk).
-type chunkAt struct {
-	b    []byte
-	base int64
-}
-
-func (c *chunkAt) ReadAt(p []byte, off int64) (int, error) {
-	rel := off - c.base
-	if rel < 0 || rel > int64(len(c.b)) {
-		return 0, io.ErrUnexpectedEOF
-	}
-	n := copy(p, c.b[rel:])
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
-}
-
 // nextDirect makes the next data page of the chunk the current page,
 // loading the dictionary pages before it. It returns false at the end of
 // the chunk.
@@ -159,12 +141,17 @@ func (lr *leafReader) nextDirect() (bool, error) {
 	return false, nil
 }
 
-// pageBytes returns the compressed bytes of page p, checking its CRC when
-// the header has one (PageHeader.crc: of the bytes as stored).
+// pageBytes reads the compressed bytes of page p into lr's payload
+// buffer and returns them, checking their CRC when the header has one
+// (PageHeader.crc: of the bytes as stored).
 func (lr *leafReader) pageBytes(p *pageInfo) ([]byte, error) {
-	body := lr.chunk[p.off : p.off+int(p.csize)]
+	lr.pageRaw = growPageBuf(lr.pageRaw, int(p.csize))
+	body := lr.pageRaw
+	if err := readFull(lr.f.r, body, p.off); err != nil {
+		return nil, readErr(lr.f.name, p.off, "page of "+lr.ln.phys.path, err)
+	}
 	if p.crc != 0 && crc32.ChecksumIEEE(body) != uint32(p.crc) {
-		return nil, lr.corrupt("page at chunk offset %d: CRC32 0x%08x, the page header says 0x%08x", p.off, crc32.ChecksumIEEE(body), uint32(p.crc))
+		return nil, lr.corrupt("page at offset %d: CRC32 0x%08x, the page header says 0x%08x", p.off, crc32.ChecksumIEEE(body), uint32(p.crc))
 	}
 	return body, nil
 }
@@ -210,10 +197,52 @@ func (lr *leafReader) decompress(src []byte, want int) ([]byte, error) {
 
 // pageBuffer returns lr's page buffer with length n, grown when too small.
 func (lr *leafReader) pageBuffer(n int) []byte {
-	if cap(lr.pageBuf) < n {
-		lr.pageBuf = make([]byte, n, n+n/8)
+	lr.pageBuf = growPageBuf(lr.pageBuf, n)
+	return lr.pageBuf
+}
+
+// pageBufs recycles the page buffers of the direct path between readers:
+// pool c holds buffers of at least 1<<c bytes.
+var pageBufs [31]sync.Pool
+
+// growPageBuf returns b with length n when its capacity allows, else
+// gives b back to pageBufs and returns a buffer of at least n bytes from
+// them (a new one of the next power of two when they have none).
+func growPageBuf(b []byte, n int) []byte {
+	if cap(b) >= n {
+		return b[:n]
 	}
-	return lr.pageBuf[:n]
+	putPageBuf(b)
+	c := max(bits.Len(uint(n-1)), 12)
+	if c >= len(pageBufs) {
+		return make([]byte, n)
+	}
+	if v, ok := pageBufs[c].Get().(*[]byte); ok {
+		return (*v)[:n]
+	}
+	return make([]byte, n, 1<<c)
+}
+
+// putPageBuf gives b to pageBufs.
+func putPageBuf(b []byte) {
+	if cap(b) < 1<<12 {
+		return
+	}
+	c := bits.Len(uint(cap(b))) - 1
+	if c >= len(pageBufs) {
+		return
+	}
+	b = b[:0]
+	pageBufs[c].Put(&b)
+}
+
+// releaseDirect gives the page buffers of lr back to pageBufs.
+func (lr *leafReader) releaseDirect() {
+	for _, b := range []*[]byte{&lr.pageRaw, &lr.pageBuf, &lr.defBuf, &lr.idxBuf} {
+		putPageBuf(*b)
+		*b = nil
+	}
+	lr.def, lr.idx = nil, nil
 }
 
 // zstdPages returns the ZSTD decoder of the direct page path, shared by
@@ -245,7 +274,7 @@ func (lr *leafReader) setupDirect(p *pageInfo) error {
 		return err
 	}
 	if p.numValues < 0 {
-		return lr.corrupt("data page at chunk offset %d claims %d values", p.off, p.numValues)
+		return lr.corrupt("data page at offset %d claims %d values", p.off, p.numValues)
 	}
 	n := int(p.numValues)
 	var levels, values []byte
@@ -257,18 +286,18 @@ func (lr *leafReader) setupDirect(p *pageInfo) error {
 		values = data
 		if lr.maxDef > 0 {
 			if len(data) < 4 {
-				return lr.corrupt("data page at chunk offset %d: %d bytes, no room for its definition levels' length", p.off, len(data))
+				return lr.corrupt("data page at offset %d: %d bytes, no room for its definition levels' length", p.off, len(data))
 			}
 			l := binary.LittleEndian.Uint32(data)
 			if uint64(l) > uint64(len(data)-4) {
-				return lr.corrupt("data page at chunk offset %d: definition levels of %d bytes, %d remain", p.off, l, len(data)-4)
+				return lr.corrupt("data page at offset %d: definition levels of %d bytes, %d remain", p.off, l, len(data)-4)
 			}
 			levels, values = data[4:4+l], data[4+l:]
 		}
 	} else {
 		rl, dl := int64(p.repLen), int64(p.defLen)
 		if rl < 0 || dl < 0 || rl+dl > int64(len(body)) || rl+dl > int64(p.usize) {
-			return lr.corrupt("data page v2 at chunk offset %d: levels of %d and %d bytes in a page of %d", p.off, rl, dl, len(body))
+			return lr.corrupt("data page v2 at offset %d: levels of %d and %d bytes in a page of %d", p.off, rl, dl, len(body))
 		}
 		levels, values = body[rl:rl+dl], body[rl+dl:]
 		if p.compressed && len(values) > 0 {
@@ -279,37 +308,37 @@ func (lr *leafReader) setupDirect(p *pageInfo) error {
 	}
 	defined := n
 	if lr.maxDef > 0 {
-		lr.defBuf, defined, err = decodeLevels(lr.defBuf[:0], levels, bits.Len8(lr.maxDef), n, lr.maxDef)
+		lr.defBuf = growPageBuf(lr.defBuf, n)
+		lr.def, defined, err = decodeLevels(lr.defBuf[:0], levels, bits.Len8(lr.maxDef), n, lr.maxDef)
 		if err != nil {
-			return lr.corrupt("definition levels of the data page at chunk offset %d: %v", p.off, err)
+			return lr.corrupt("definition levels of the data page at offset %d: %v", p.off, err)
 		}
-		lr.def = lr.defBuf
 		lr.pageFull = defined == n
 	}
 	lr.nEntries = n
 	if p.enc == format.Plain {
 		pw := lr.conv.physWidth()
 		if defined > len(values)/pw {
-			return lr.corrupt("data page at chunk offset %d: %d PLAIN values of %d bytes in %d bytes", p.off, defined, pw, len(values))
+			return lr.corrupt("data page at offset %d: %d PLAIN values of %d bytes in %d bytes", p.off, defined, pw, len(values))
 		}
 		lr.raw = values[:defined*pw]
 		return nil
 	}
 	lr.dictPage = true
 	if !lr.hasDict {
-		return lr.corrupt("dictionary-encoded data page at chunk offset %d without a dictionary page before it", p.off)
+		return lr.corrupt("dictionary-encoded data page at offset %d without a dictionary page before it", p.off)
 	}
 	if defined == 0 {
 		return nil
 	}
 	if len(values) < 1 {
-		return lr.corrupt("dictionary-encoded data page at chunk offset %d without its indices' bit width", p.off)
+		return lr.corrupt("dictionary-encoded data page at offset %d without its indices' bit width", p.off)
 	}
-	lr.idxBuf, err = decodeIndices(lr.idxBuf[:0], values[1:], int(values[0]), defined)
+	lr.idxBuf = growPageBuf(lr.idxBuf, 4*defined)
+	lr.idx, err = decodeIndices(arrow.Int32Traits.CastFromBytes(lr.idxBuf)[:0], values[1:], int(values[0]), defined)
 	if err != nil {
-		return lr.corrupt("dictionary indices of the data page at chunk offset %d: %v", p.off, err)
+		return lr.corrupt("dictionary indices of the data page at offset %d: %v", p.off, err)
 	}
-	lr.idx = lr.idxBuf
 	return nil
 }
 
@@ -326,29 +355,29 @@ func (lr *leafReader) directDictionary(p *pageInfo) error {
 		return err
 	}
 	if p.numValues < 0 {
-		return lr.corrupt("dictionary page at chunk offset %d claims %d values", p.off, p.numValues)
+		return lr.corrupt("dictionary page at offset %d claims %d values", p.off, p.numValues)
 	}
 	n := int(p.numValues)
 	if pw := lr.conv.physWidth(); pw > 0 {
 		if n > len(data)/pw {
-			return lr.corrupt("dictionary page at chunk offset %d: %d values of %d bytes in %d bytes", p.off, n, pw, len(data))
+			return lr.corrupt("dictionary page at offset %d: %d values of %d bytes in %d bytes", p.off, n, pw, len(data))
 		}
 		return lr.setDictionary(data[:n*pw], nil, n)
 	}
 	if n > len(data)/4 {
-		return lr.corrupt("dictionary page at chunk offset %d: %d byte arrays in %d bytes", p.off, n, len(data))
+		return lr.corrupt("dictionary page at offset %d: %d byte arrays in %d bytes", p.off, n, len(data))
 	}
 	offs := append(lr.dictU32[:0], 0)
 	raw := lr.dictRaw[:0]
 	pos := 0
 	for range n {
 		if len(data)-pos < 4 {
-			return lr.corrupt("dictionary page at chunk offset %d: byte array length past its end", p.off)
+			return lr.corrupt("dictionary page at offset %d: byte array length past its end", p.off)
 		}
 		l := binary.LittleEndian.Uint32(data[pos:])
 		pos += 4
 		if uint64(l) > uint64(len(data)-pos) {
-			return lr.corrupt("dictionary page at chunk offset %d: byte array of %d bytes, %d remain", p.off, l, len(data)-pos)
+			return lr.corrupt("dictionary page at offset %d: byte array of %d bytes, %d remain", p.off, l, len(data)-pos)
 		}
 		raw = append(raw, data[pos:pos+int(l)]...)
 		pos += int(l)

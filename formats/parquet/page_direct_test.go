@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -9,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
+	pq "github.com/parquet-go/parquet-go"
+	pqsnappy "github.com/parquet-go/parquet-go/compress/snappy"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
@@ -261,5 +265,58 @@ func TestCorruptDirectPages(t *testing.T) {
 	got, err := readChunk(t, withCRC(good, int32(crc32.ChecksumIEEE(good[len(good)-(4+len(levels10)+len(vals)):]))), 10, format.Uncompressed)
 	if err != nil || !reflect.DeepEqual(got, want10) {
 		t.Errorf("page with its CRC: %v, %v", got, err)
+	}
+}
+
+type directRow struct {
+	I   *int32   `parquet:"i,optional"`
+	L   *int64   `parquet:"l,optional"`
+	F   *float32 `parquet:"f,optional"`
+	D   float64  `parquet:"d"`
+	Dec *int64   `parquet:"dec,optional,decimal(2:18)"`
+}
+
+// TestDirectBatchAllocs bounds the heap allocations of one batch of
+// columns read on the direct page path in steady state (buffers grown):
+// the batch's Arrow arrays and buffers, not one per page or value.
+func TestDirectBatchAllocs(t *testing.T) {
+	rows := make([]directRow, 60_000)
+	for i := range rows {
+		r := &rows[i]
+		if i%10 != 3 {
+			v, l, f, d := int32(i), int64(i)*7, float32(i)/2, int64(i%1000)
+			r.I, r.L, r.F, r.Dec = &v, &l, &f, &d
+		}
+		r.D = float64(i)
+	}
+	b := writeRows(t, rows, pq.Compression(&pqsnappy.Codec{}), pq.PageBufferSize(16<<10))
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := f.NewBatchReader(f.Schema(), BatchOptions{BatchRows: 1000, Allocator: memory.NewGoAllocator()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	next := func() {
+		rec, err := br.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+	}
+	before := directPages.Load()
+	for range 5 {
+		next()
+	}
+	if directPages.Load() == before {
+		t.Fatal("the direct page path was not taken")
+	}
+	const limit = 60 // 5 columns; 34 when written
+	if n := testing.AllocsPerRun(30, next); n > limit {
+		t.Errorf("%.0f allocations per batch of 1000 rows, want at most %d", n, limit)
+	} else {
+		t.Logf("%.0f allocations per batch", n)
 	}
 }

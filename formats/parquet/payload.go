@@ -54,7 +54,7 @@ func (lr *leafReader) checkPagePayload(codec format.CompressionCodec, h *format.
 	if codec == format.Snappy {
 		var pre [10]byte
 		k := min(n, int64(len(pre)))
-		if err := readFull(lr.src, pre[:k], off); err != nil {
+		if err := readFull(lr.f.r, pre[:k], off); err != nil {
 			return err
 		}
 		dl, err := snappy.DecodedLen(pre[:k])
@@ -70,7 +70,7 @@ func (lr *leafReader) checkPagePayload(codec format.CompressionCodec, h *format.
 		lr.payload = make([]byte, n)
 	}
 	src := lr.payload[:n]
-	if err := readFull(lr.src, src, off); err != nil {
+	if err := readFull(lr.f.r, src, off); err != nil {
 		return err
 	}
 	switch codec {
