@@ -190,6 +190,9 @@ func (lr *leafReader) decompress(src []byte, want int) ([]byte, error) {
 		if err != nil {
 			return nil, lr.corrupt("ZSTD page does not decode into the %d bytes the page header claims: %v", want, err)
 		}
+		if len(out) > want {
+			return nil, lr.corrupt("ZSTD page decodes to %d bytes, the page header claims %d", len(out), want)
+		}
 		return out, nil
 	}
 	return nil, lr.corrupt("codec %v on the direct page path", lr.codec)
