@@ -323,6 +323,11 @@ func (lr *leafReader) openDirect(fc *pq.FileColumnChunk, start, size int64, code
 	lr.dpages, lr.dpAt = lr.dpages[:0], 0
 	lr.directCand = true
 	err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, codec)
+	if err == errNotDirect {
+		// A page the direct path does not decode: walk the headers again
+		// with the payload checks parquet-go's reader needs.
+		err = lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, codec)
+	}
 	if err != nil {
 		lr.directCand = false
 		return nil, err
@@ -376,11 +381,16 @@ func (lr *leafReader) checkSegment(start, size int64, codec format.CompressionCo
 			return ord, unsupportedf("%s: column %s: page at offset %d holds %d values (cap %d)",
 				displayName(lr.f.name), lr.ln.phys.path, start+off, v, maxPageValues)
 		}
-		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
-			return ord, readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
-		}
 		if lr.directCand && !lr.directPage(&h, start+off) {
 			lr.directCand = false
+			return ord, errNotDirect
+		}
+		// The direct path checks a page's decompressed size as it
+		// decompresses it (leafReader.decompress).
+		if !lr.directCand {
+			if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
+				return ord, readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
+			}
 		}
 		if emptyV2(codec, &h) {
 			v2 := &h.DataPageHeaderV2.V

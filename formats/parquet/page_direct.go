@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"math/bits"
 	"runtime"
@@ -52,6 +53,10 @@ type pageInfo struct {
 	defLen, repLen int32
 	compressed     bool // a data page v2's values section is compressed
 }
+
+// errNotDirect stops the walk of a chunk's page headers at the first page
+// the direct path does not decode (see openDirect).
+var errNotDirect = errors.New("parquet: page not on the direct path")
 
 // directPages counts the data pages the direct path decoded (tests assert
 // that it is taken).
