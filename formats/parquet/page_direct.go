@@ -3,6 +3,7 @@ package parquet
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math/bits"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
+	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -155,8 +157,10 @@ func (lr *leafReader) pageBytes(p *pageInfo) ([]byte, error) {
 	if err := readFull(lr.f.r, body, p.off); err != nil {
 		return nil, readErr(lr.f.name, p.off, "page of "+lr.ln.phys.path, err)
 	}
-	if p.crc != 0 && crc32.ChecksumIEEE(body) != uint32(p.crc) {
-		return nil, lr.corrupt("page at offset %d: CRC32 0x%08x, the page header says 0x%08x", p.off, crc32.ChecksumIEEE(body), uint32(p.crc))
+	if got := crc32.ChecksumIEEE(body); p.crc != 0 && got != uint32(p.crc) {
+		// The error parquet-go's page reader gives, word for word.
+		return nil, &CorruptError{File: lr.f.name, Offset: -1, Section: "page of column " + lr.ln.phys.path,
+			Err: fmt.Errorf("crc32 checksum mismatch in page of column %q: want=0x%08X got=0x%08X: %w", lr.ln.phys.path, uint32(p.crc), got, pq.ErrCorrupted)}
 	}
 	return body, nil
 }

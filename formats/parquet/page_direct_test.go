@@ -246,7 +246,7 @@ func TestCorruptDirectPages(t *testing.T) {
 					DefinitionLevelsByteLength: 3, RepetitionLevelsByteLength: 2})}
 			return append(marshalHeader(t, &h), 0, 0, 0, 0)
 		}(), "levels"},
-		{"crc-mismatch", format.Uncompressed, withCRC(good, int32(crc32.ChecksumIEEE(good[len(good)-8:]))), "CRC32"},
+		{"crc-mismatch", format.Uncompressed, withCRC(good, int32(crc32.ChecksumIEEE(good[len(good)-8:]))), "crc32 checksum mismatch"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
