@@ -257,11 +257,17 @@ func benchPQArrow(b *testing.B, data []byte) {
 }
 
 // BenchmarkDecodeFlat decodes a generated 1,048,576-row file (int, long,
-// float, double, string, decimal(18,2); 10% nulls; snappy) with this package
-// and, as the baseline, with arrow-go's pqarrow (serial).
+// float, double, string, decimal(18,2); 10% nulls; snappy) with this package,
+// once with parquet-go's page reader in place of the direct page path, and,
+// as the baseline, with arrow-go's pqarrow (serial).
 func BenchmarkDecodeFlat(b *testing.B) {
 	data := benchFile(b, "flat")
 	b.Run("lakecat", func(b *testing.B) { benchLakecat(b, data) })
+	b.Run("lakecat-parquet-go-pages", func(b *testing.B) {
+		directOff = true
+		defer func() { directOff = false }()
+		benchLakecat(b, data)
+	})
 	b.Run("pqarrow", func(b *testing.B) { benchPQArrow(b, data) })
 }
 

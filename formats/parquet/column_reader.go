@@ -87,6 +87,23 @@ type leafReader struct {
 	decoded []byte
 	pages   pq.Pages
 	page    pq.Page
+
+	// The direct page path (page_direct.go): direct is set while the
+	// current chunk's pages are decoded by lakecat; dpages lists the
+	// chunk's pages and dpAt the next. directCand is set while openChunk
+	// may still choose the direct path. codec is the chunk's codec.
+	direct, directCand bool
+	dpages             []pageInfo
+	dpAt               int
+	codec              format.CompressionCodec
+	pageRaw            []byte // page as stored (pageBufs)
+	pageBuf            []byte // decompressed page (pageBufs)
+	defBuf             []byte // decoded definition levels (pageBufs)
+	idxBuf             []byte // decoded dictionary indices, int32 (pageBufs)
+	dictRaw            []byte // byte-array dictionary values without their lengths
+	dictU32            []uint32
+	hasDict            bool   // the chunk's dictionary is loaded (direct path)
+	dictGen            uint64 // counts the dictionaries loaded (see dictOut.chunkGen)
 	// dataOrd counts the data pages of the chunk read so far; emptyV2
 	// lists the chunk's data pages that have no values section (see
 	// emptyV2Page), and emptyLevels, emptyRep, emptyDef are their buffers.
@@ -219,6 +236,7 @@ func (g *growBuf) release() {
 
 func (lr *leafReader) close() {
 	lr.closeDict()
+	lr.releaseDirect()
 	lr.releasePage()
 	if lr.pages != nil {
 		lr.pages.Close()
@@ -267,7 +285,9 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 			Err: fmt.Errorf("chunk of %d bytes at offset %d does not fit in a file of %d bytes", size, start, lr.f.size)}
 	}
 	lr.dict = nil // a new chunk has its own dictionary
+	lr.hasDict = false
 	lr.seek = nil
+	lr.codec = meta.Codec
 	fc, ok := cc.(*pq.FileColumnChunk)
 	if !ok {
 		if err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, meta.Codec); err != nil {
@@ -280,6 +300,9 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 		return nil, err
 	}
 	if segs == nil {
+		if lr.directColumn() && directCodec(meta.Codec) {
+			return lr.openDirect(fc, start, size, meta.Codec)
+		}
 		if err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, meta.Codec); err != nil {
 			return nil, err
 		}
@@ -290,6 +313,31 @@ func (lr *leafReader) openChunk(cc pq.ColumnChunk) (pq.Pages, error) {
 	}
 	lr.seek = cs
 	return fc.PagesFrom(newSplicedChunk(lr.f.r, start, segs)), nil
+}
+
+// openDirect checks the page headers of the column chunk of size bytes
+// at start and, when the direct path decodes every page (directPage),
+// takes it (lr.direct, no parquet-go pages returned); otherwise it returns
+// parquet-go's page reader.
+func (lr *leafReader) openDirect(fc *pq.FileColumnChunk, start, size int64, codec format.CompressionCodec) (pq.Pages, error) {
+	lr.dpages, lr.dpAt = lr.dpages[:0], 0
+	lr.directCand = true
+	err := lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, codec)
+	if err == errNotDirect {
+		// A page the direct path does not decode: walk the headers again
+		// with the payload checks parquet-go's reader needs.
+		err = lr.checkPageHeaders([]segment{{off: start, n: size, at: start}}, codec)
+	}
+	if err != nil {
+		lr.directCand = false
+		return nil, err
+	}
+	if lr.directCand {
+		lr.directCand = false
+		lr.direct = true
+		return nil, nil
+	}
+	return fc.PagesFrom(lr.f.r), nil
 }
 
 // checkPageHeaders walks the page headers of the segments of a column
@@ -336,8 +384,16 @@ func (lr *leafReader) checkSegment(start, size int64, codec format.CompressionCo
 			return ord, unsupportedf("%s: column %s: page at offset %d holds %d values (cap %d)",
 				displayName(lr.f.name), lr.ln.phys.path, start+off, v, maxPageValues)
 		}
-		if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
-			return ord, readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
+		if lr.directCand && !lr.directPage(&h, start+off) {
+			lr.directCand = false
+			return ord, errNotDirect
+		}
+		// The direct path checks a page's decompressed size as it
+		// decompresses it (leafReader.decompress).
+		if !lr.directCand {
+			if err := lr.checkPagePayload(codec, &h, start+off); err != nil {
+				return ord, readErr(lr.f.name, start+off, "page of "+lr.ln.phys.path, err)
+			}
 		}
 		if emptyV2(codec, &h) {
 			v2 := &h.DataPageHeaderV2.V
@@ -452,7 +508,7 @@ func readPage(p pq.Pages) (pg pq.Page, err error) {
 func (lr *leafReader) nextPage() (bool, error) {
 	lr.releasePage()
 	for {
-		if lr.pages == nil {
+		if lr.pages == nil && !lr.direct {
 			rgs := lr.pf.RowGroups()
 			if lr.rg >= len(rgs) {
 				return false, nil
@@ -471,6 +527,21 @@ func (lr *leafReader) nextPage() (bool, error) {
 		if lr.nextSkipped() {
 			lr.loaded = true
 			return true, nil
+		}
+		if lr.direct {
+			ok, err := lr.nextDirect()
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				lr.direct = false
+				continue
+			}
+			if lr.nEntries > 0 {
+				lr.loaded = true
+				return true, nil
+			}
+			continue
 		}
 		pg, err := readPage(lr.pages)
 		if err == io.EOF {
@@ -627,8 +698,16 @@ func (lr *leafReader) loadDictionary(dict pq.Dictionary) error {
 	dp := dict.Page()
 	dv := dp.Data()
 	raw, offs := dv.Data()
-	n := dict.Len()
 	lr.dict = dict
+	return lr.setDictionary(raw, offs, dict.Len())
+}
+
+// setDictionary makes the n values of raw (PLAIN values of fixed width
+// one after another, or byte arrays delimited by n+1 offsets) the
+// chunk's dictionary, converted to the column's Arrow layout.
+func (lr *leafReader) setDictionary(raw []byte, offs []uint32, n int) error {
+	lr.hasDict = true
+	lr.dictGen++
 	c := lr.conv
 	switch {
 	case c.variable():

@@ -27,10 +27,10 @@ var DictionaryIndexType = arrow.PrimitiveTypes.Int32
 type dictOut struct {
 	dtype *arrow.DictionaryType
 	// chunk is the current column chunk's dictionary as Arrow values,
-	// built from chunkOf's page on the first batch that needs it; nil
-	// before.
-	chunk   arrow.ArrayData
-	chunkOf any
+	// built from the dictionary page on the first batch that needs it
+	// (chunkGen is the leaf reader's dictGen then); nil before.
+	chunk    arrow.ArrayData
+	chunkGen uint64
 	// batch is the dictionary the batch's indices refer to (a reference
 	// of its own), nil before the batch takes a value.
 	batch arrow.ArrayData
@@ -94,7 +94,7 @@ func (lr *leafReader) beginDict(nRows int) {
 // page on first use.
 func (lr *leafReader) chunkDictionary() arrow.ArrayData {
 	d := lr.dout
-	if d.chunk != nil && d.chunkOf == lr.dict {
+	if d.chunk != nil && d.chunkGen == lr.dictGen {
 		return d.chunk
 	}
 	if d.chunk != nil {
@@ -111,7 +111,7 @@ func (lr *leafReader) chunkDictionary() arrow.ArrayData {
 	d.chunk = array.NewData(d.dtype.ValueType, n, []*memory.Buffer{nil, offs, data}, nil, 0, 0)
 	offs.Release()
 	data.Release()
-	d.chunkOf = lr.dict
+	d.chunkGen = lr.dictGen
 	return d.chunk
 }
 

@@ -127,7 +127,7 @@ func TestDifferentialPQArrow(t *testing.T) {
 	if len(files) < 100 {
 		t.Fatalf("found only %d real parquet files", len(files))
 	}
-	compared := 0
+	compared, direct := 0, 0
 	for _, rel := range files {
 		t.Run(rel, func(t *testing.T) {
 			if why, ok := differentialSkips[rel]; ok {
@@ -145,7 +145,11 @@ func TestDifferentialPQArrow(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Open: %v (pqarrow: %v)", err, perr)
 			}
+			before := directPages.Load()
 			got, err := readAll(f, mem, 1000)
+			if directPages.Load() > before {
+				direct++
+			}
 			if wantErr, ok := differentialErrors[rel]; ok {
 				if !errors.Is(err, wantErr) {
 					t.Fatalf("got error %v, want %v", err, wantErr)
@@ -190,7 +194,12 @@ func TestDifferentialPQArrow(t *testing.T) {
 			compared++
 		})
 	}
-	t.Logf("compared %d of %d files", compared, len(files))
+	t.Logf("compared %d of %d files; %d read pages on the direct path", compared, len(files), direct)
+	// The direct page path (page_direct.go) decodes the flat columns of
+	// most real files; parquet-go's page reader the rest.
+	if direct < len(files)/2 {
+		t.Errorf("only %d of %d files read a page on the direct path", direct, len(files))
+	}
 }
 
 func show(v any) string {

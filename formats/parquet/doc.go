@@ -1,5 +1,7 @@
 // Package parquet decodes Apache Parquet data files into Arrow record
-// batches, on top of github.com/parquet-go/parquet-go's page reader.
+// batches: flat columns through its own page decoder where it can
+// (page_direct.go), the rest on top of github.com/parquet-go/parquet-go's
+// page reader.
 //
 // The format is specified at https://parquet.apache.org/docs/file-format/
 // (thrift definitions: https://github.com/apache/parquet-format/blob/master/src/main/thrift/parquet.thrift;
@@ -76,13 +78,19 @@
 // Each column chunk's page headers are checked against the chunk's byte
 // range before parquet-go reads a page (parquet-go allocates a page's
 // claimed size before reading it); limits.go holds the caps on every size
-// taken from the file. Pages are decompressed and decoded by parquet-go, so
-// the codecs are parquet-go's: UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD,
-// LZ4_RAW (not the deprecated Hadoop-framed LZ4, which gives
-// [ErrUnsupported]); page CRCs are verified. A page header whose encoding
-// is no value of parquet.thrift's enum Encoding is [ErrCorrupt]; one the
-// format defines that parquet-go does not decode for the column's type
-// (GROUP_VAR_INT, say) is [ErrUnsupported]. The row count is the sum of the
+// taken from the file. The pages of a flat column's chunk whose pages are
+// all data pages v1 or v2 and dictionary pages in PLAIN (fixed-width
+// types) or dictionary encodings with RLE definition levels, compressed
+// with SNAPPY or ZSTD or not at all, are decompressed and decoded by this
+// package (the direct page path: Encodings.md "Plain", "Dictionary
+// Encoding", "Run Length Encoding / Bit-Packing Hybrid"). Every other
+// chunk is decompressed and decoded by parquet-go, so the codecs are
+// parquet-go's: UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD, LZ4_RAW (not the
+// deprecated Hadoop-framed LZ4, which gives [ErrUnsupported]). Page CRCs
+// are verified on both paths. A page header whose encoding is no value of
+// parquet.thrift's enum Encoding is [ErrCorrupt]; one the format defines
+// that neither path decodes for the column's type (GROUP_VAR_INT, say) is
+// [ErrUnsupported]. The row count is the sum of the
 // row groups' counts (some writers leave the footer's num_rows 0).
 //
 // Errors are [ErrCorrupt] (with a [*CorruptError] giving the offset and
