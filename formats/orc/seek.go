@@ -80,7 +80,7 @@ func (c *posCursor) stream(s *stream) {
 	}
 	var size uint64
 	if s != nil {
-		size = uint64(len(s.rawStore))
+		size = uint64(s.size)
 	}
 	from := min(c.from[c.i], size)
 	if c.to == nil {
@@ -189,21 +189,17 @@ func (s *stream) seek(off, inner uint64) error {
 		}
 		return fmt.Errorf("%w: row index position %d in a stream the stripe lacks", ErrCorrupt, off)
 	}
-	if off > uint64(len(s.rawStore)) {
-		return fmt.Errorf("%w: row index position %d beyond the stream's %d bytes", ErrCorrupt, off, len(s.rawStore))
+	if off > uint64(s.size) {
+		return fmt.Errorf("%w: row index position %d beyond the stream's %d bytes", ErrCorrupt, off, s.size)
 	}
-	if s.dec.kind == compNone {
-		s.buf = s.rawStore[off:]
+	s.read, s.raw, s.rawStore, s.buf = int(off), nil, s.rawStore[:0], s.buf[:0]
+	if s.dec.kind == compNone || inner == 0 {
 		return nil
 	}
-	s.raw, s.buf = s.rawStore[off:], s.buf[:0]
-	if inner == 0 {
-		return nil
-	}
-	if len(s.raw) == 0 {
+	if s.done() {
 		return fmt.Errorf("%w: row index position %d in a chunk at the stream's end", ErrCorrupt, inner)
 	}
-	if err := s.chunk(); err != nil {
+	if err := s.chunk(0); err != nil {
 		return err
 	}
 	if inner > uint64(len(s.buf)) {

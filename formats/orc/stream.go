@@ -1,20 +1,125 @@
 package orc
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+	"math/bits"
+	"sync"
+)
 
-// stream is one stream of one stripe, decompressed chunk by chunk as its
-// decoder consumes it (spec section "Compression": a stream is a sequence
-// of chunks of at most the compression block size each), so that the
-// memory a stream takes is bounded by what one batch needs plus one chunk,
-// not by the stream's size: a few kilobytes of compressed chunks can
-// otherwise claim gigabytes at once.
+// stream is one stream of one stripe, read from the file and decompressed
+// chunk by chunk as its decoder consumes it (spec section "Compression": a
+// stream is a sequence of chunks of at most the compression block size
+// each), so that the memory a stream takes is bounded by what one batch
+// needs plus one read window and one chunk, not by the stream's size: a few
+// kilobytes of compressed chunks can otherwise claim gigabytes at once, and
+// a 64 MiB stripe is not held whole. Both buffers are reused stripe to
+// stripe.
 type stream struct {
-	dec  *decompressor
-	raw  []byte // compressed chunks not yet decompressed
-	buf  []byte // decompressed bytes: the decoder's window
-	left int    // decompressed bytes the stream may still produce (Limits.StreamBytes)
-	// rawStore holds the stream's bytes as read, reused stripe to stripe.
-	rawStore []byte
+	dec *decompressor
+	src io.ReaderAt // the file
+	off int64       // file offset of the stream's first byte
+	// size is the stream's length in the file, read how many of its
+	// bytes have been read from src.
+	size, read int
+	raw        []byte // compressed bytes read but not yet decompressed (a suffix of rawStore)
+	rawStore   []byte // the read window of a compressed stream
+	buf        []byte // decompressed bytes: the decoder's window
+	left       int    // decompressed bytes the stream may still produce (Limits.StreamBytes)
+}
+
+// readWindow is the least number of bytes a stream reads from the file at
+// a time (all that is left when fewer are): large enough that a stripe on
+// an object store costs few requests (storage.CoalesceFS passes a read of
+// 4 MiB or more through as one request of its own), small enough that a
+// 64 MiB stripe is not held whole.
+const readWindow = 4 << 20
+
+// rawPools hold the read windows of closed batch readers for the next
+// ones, by capacity class (class c: capacities in [2^c, 2^(c+1))), so that
+// a table read file after file does not allocate and zero its stripes'
+// bytes anew for each file.
+var rawPools [40]sync.Pool
+
+// getRaw returns an empty buffer of capacity at least n, from rawPools
+// when one is there.
+func getRaw(n int) []byte {
+	c := bits.Len(uint(n))
+	if c < len(rawPools) {
+		if b, ok := rawPools[c].Get().(*[]byte); ok && cap(*b) >= n {
+			return (*b)[:0]
+		}
+	}
+	if c >= len(rawPools) {
+		return make([]byte, 0, n)
+	}
+	return make([]byte, 0, 1<<c)
+}
+
+// putRaw gives a buffer of getRaw back to rawPools.
+func putRaw(b []byte) {
+	if c := bits.Len(uint(cap(b))) - 1; c >= 16 && c < len(rawPools) {
+		rawPools[c].Put(&b)
+	}
+}
+
+// readError is an I/O error of the file's io.ReaderAt met while a stream
+// was read; [BatchReader] reports it as a read error, not as corruption.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+// reset starts the stream over the size bytes at file offset off of src.
+func (s *stream) reset(dec *decompressor, src io.ReaderAt, off int64, size int, left int) {
+	s.dec, s.src, s.off, s.size, s.read, s.left = dec, src, off, size, 0, left
+	s.raw, s.rawStore, s.buf = nil, s.rawStore[:0], s.buf[:0]
+}
+
+// release gives the stream's buffers back to rawPools.
+func (s *stream) release() {
+	putRaw(s.rawStore)
+	putRaw(s.buf)
+	*s = stream{}
+}
+
+// done reports whether every byte of the stream has been read and
+// decompressed.
+func (s *stream) done() bool { return len(s.raw) == 0 && s.read == s.size }
+
+// readAppend appends the next max(n, readWindow) bytes of the stream (all
+// that is left when fewer) to dst.
+func (s *stream) readAppend(dst []byte, n int) ([]byte, error) {
+	k := min(s.size-s.read, max(n, readWindow))
+	at := len(dst)
+	if cap(dst)-at < k {
+		nd := getRaw(at + k)[:at]
+		copy(nd, dst)
+		putRaw(dst)
+		dst = nd
+	}
+	m, err := s.src.ReadAt(dst[at:at+k], s.off+int64(s.read))
+	if m < k {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return dst[:at], &readError{err}
+	}
+	s.read += k
+	return dst[:at+k], nil
+}
+
+// rawHave makes s.raw hold at least n bytes when the stream has them,
+// reading more of the file behind the bytes not yet consumed.
+func (s *stream) rawHave(n int) error {
+	if len(s.raw) >= n || s.read == s.size {
+		return nil
+	}
+	s.rawStore = s.rawStore[:copy(s.rawStore, s.raw)]
+	var err error
+	s.rawStore, err = s.readAppend(s.rawStore, n-len(s.rawStore))
+	s.raw = s.rawStore
+	return err
 }
 
 // Decoders ask for this many bytes at the start of each run: the longest
@@ -24,9 +129,9 @@ const maxRunBytes = 8 << 10
 
 // more returns a window holding the unconsumed bytes b[p:] followed by at
 // least need bytes in all when the stream has them, with its position. It
-// decompresses further chunks only when fewer than need bytes are left,
-// and drops the consumed bytes before it does. A nil stream (an absent
-// one) returns b and p unchanged; a decoder starts with a nil b.
+// reads and decompresses further chunks only when fewer than need bytes
+// are left, and drops the consumed bytes before it does. A nil stream (an
+// absent one) returns b and p unchanged; a decoder starts with a nil b.
 func (s *stream) more(b []byte, p, need int) ([]byte, int, error) {
 	if s == nil {
 		return b, p, nil
@@ -34,40 +139,52 @@ func (s *stream) more(b []byte, p, need int) ([]byte, int, error) {
 	if b == nil { // a decoder's first call: the window so far
 		b, p = s.buf, 0
 	}
-	if len(b)-p >= need || len(s.raw) == 0 {
+	if len(b)-p >= need || s.done() {
 		return b, p, nil
 	}
 	// b is s.buf (or a prefix of it): keep its tail at the front.
 	s.buf = append(s.buf[:0], b[p:]...)
-	for len(s.buf) < need && len(s.raw) > 0 {
-		if err := s.chunk(); err != nil {
+	for len(s.buf) < need && !s.done() {
+		if err := s.chunk(need - len(s.buf)); err != nil {
 			return s.buf, 0, err
 		}
 	}
 	return s.buf, 0, nil
 }
 
-// all decompresses the rest of the stream and returns all its bytes; for
-// the streams a decoder needs whole (a dictionary).
+// all reads and decompresses the rest of the stream and returns all its
+// bytes; for the streams a decoder needs whole (a dictionary).
 func (s *stream) all() ([]byte, error) {
 	if s == nil {
 		return nil, nil
 	}
-	for len(s.raw) > 0 {
-		if err := s.chunk(); err != nil {
+	for !s.done() {
+		if err := s.chunk(s.size - s.read); err != nil {
 			return nil, err
 		}
 	}
 	return s.buf, nil
 }
 
-// chunk decompresses the next chunk onto the end of s.buf.
-func (s *stream) chunk() error {
+// chunk appends more of the stream to s.buf: the next compression chunk,
+// or, in a file without compression, the next max(want, readWindow) bytes.
+func (s *stream) chunk(want int) error {
+	if s.dec.kind == compNone {
+		var err error
+		s.buf, err = s.readAppend(s.buf, want)
+		return err
+	}
+	if err := s.rawHave(3); err != nil {
+		return err
+	}
 	if len(s.raw) < 3 {
 		return fmt.Errorf("truncated compression chunk header")
 	}
 	h := int(s.raw[0]) | int(s.raw[1])<<8 | int(s.raw[2])<<16
 	n := h >> 1
+	if err := s.rawHave(3 + n); err != nil {
+		return err
+	}
 	if n > len(s.raw)-3 {
 		return fmt.Errorf("compression chunk of %d bytes with %d bytes left", n, len(s.raw)-3)
 	}
