@@ -32,8 +32,9 @@ type stream struct {
 // a time (all that is left when fewer are): large enough that a stripe on
 // an object store costs few requests (storage.CoalesceFS passes a read of
 // 4 MiB or more through as one request of its own), small enough that a
-// 64 MiB stripe is not held whole.
-const readWindow = 4 << 20
+// 64 MiB stripe is not held whole. A variable so that the tests can make
+// it small.
+var readWindow = 4 << 20
 
 // rawPools hold the read windows of closed batch readers for the next
 // ones, by capacity class (class c: capacities in [2^c, 2^(c+1))), so that
@@ -174,34 +175,140 @@ func (s *stream) chunk(want int) error {
 		s.buf, err = s.readAppend(s.buf, want)
 		return err
 	}
-	if err := s.rawHave(3); err != nil {
+	c, orig, err := s.take()
+	if err != nil {
 		return err
 	}
+	start := len(s.buf)
+	if orig {
+		if len(c) > s.left {
+			return fmt.Errorf("%w: decompressed size above the stream limit", ErrTooLarge)
+		}
+		s.buf = append(s.buf, c...)
+	} else if s.buf, err = s.dec.chunk(s.buf, c, min(s.dec.blockSize, s.left)); err != nil {
+		return err
+	}
+	s.left -= len(s.buf) - start
+	return nil
+}
+
+// take returns the next compression chunk's bytes and whether they are
+// the original, uncompressed bytes (the header's low bit), and moves past
+// it.
+func (s *stream) take() (c []byte, orig bool, err error) {
+	if err := s.rawHave(3); err != nil {
+		return nil, false, err
+	}
 	if len(s.raw) < 3 {
-		return fmt.Errorf("truncated compression chunk header")
+		return nil, false, fmt.Errorf("truncated compression chunk header")
 	}
 	h := int(s.raw[0]) | int(s.raw[1])<<8 | int(s.raw[2])<<16
 	n := h >> 1
 	if err := s.rawHave(3 + n); err != nil {
-		return err
+		return nil, false, err
 	}
 	if n > len(s.raw)-3 {
-		return fmt.Errorf("compression chunk of %d bytes with %d bytes left", n, len(s.raw)-3)
+		return nil, false, fmt.Errorf("compression chunk of %d bytes with %d bytes left", n, len(s.raw)-3)
 	}
-	c := s.raw[3 : 3+n]
+	c = s.raw[3 : 3+n]
 	s.raw = s.raw[3+n:]
-	start := len(s.buf)
-	if h&1 == 1 {
-		if n > s.left {
-			return fmt.Errorf("%w: decompressed size above the stream limit", ErrTooLarge)
+	return c, h&1 == 1, nil
+}
+
+// mayHold reports whether the rest of the stream can plausibly give n more
+// bytes (beyond its decoder's window), so that a decoder may allocate them
+// before reading: at most the bytes left in a file without compression; a
+// compressed stream is held to 64 times its bytes left plus a chunk, the
+// stream limit, and a chunk's largest size for each chunk header left.
+func (s *stream) mayHold(n int) bool {
+	if s == nil {
+		return n <= 0
+	}
+	rest := len(s.raw) + s.size - s.read
+	if s.dec.kind == compNone {
+		return n <= rest
+	}
+	return n <= s.left && n <= 64*rest+s.dec.blockSize && n <= (rest/3+1)*s.dec.blockSize
+}
+
+// readInto fills dst with the next len(dst) bytes of the stream, where
+// b[p:] is the decoder's window (nil b: the decoder's first call), and
+// returns the new window and position. It copies what the window holds,
+// then reads and decompresses the following chunks straight into dst,
+// each chunk that fits whole and states its decompressed size (snappy;
+// zstd frames that record it; original chunks; the bytes of a file
+// without compression): a float column's values or a batch's string bytes
+// then move once from the file's bytes into the Arrow buffer. The part of
+// the last chunk past dst stays in the window. It returns errShort when
+// the stream ends first (a nil stream has no bytes).
+func (s *stream) readInto(dst, b []byte, p int) ([]byte, int, error) {
+	if len(dst) == 0 {
+		return b, p, nil
+	}
+	if s == nil {
+		return b, p, errShort
+	}
+	if b == nil {
+		b, p = s.buf, 0
+	}
+	k := copy(dst, b[p:])
+	p += k
+	if dst = dst[k:]; len(dst) == 0 {
+		return b, p, nil
+	}
+	s.buf = s.buf[:0]
+	if s.dec.kind == compNone {
+		if s.size-s.read < len(dst) {
+			return s.buf, 0, errShort
 		}
-		s.buf = append(s.buf, c...)
-	} else {
-		var err error
-		if s.buf, err = s.dec.chunk(s.buf, c, min(s.dec.blockSize, s.left)); err != nil {
-			return err
+		m, err := s.src.ReadAt(dst, s.off+int64(s.read))
+		if m < len(dst) {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return s.buf, 0, &readError{err}
+		}
+		s.read += len(dst)
+		return s.buf, 0, nil
+	}
+	for len(dst) > 0 {
+		if s.done() {
+			return s.buf, 0, errShort
+		}
+		c, orig, err := s.take()
+		if err != nil {
+			return s.buf, 0, err
+		}
+		out := c
+		if !orig {
+			room := min(s.dec.blockSize, s.left)
+			if n, ok := s.dec.decodedLen(c); ok && n <= len(dst) && n <= room {
+				out, err = s.dec.chunk(dst[:0:n], c, room)
+			} else {
+				out, err = s.dec.chunk(s.buf[:0], c, room)
+				s.buf = out[:0]
+			}
+			if err != nil {
+				return s.buf, 0, err
+			}
+		}
+		if len(out) > s.left {
+			return s.buf, 0, fmt.Errorf("%w: decompressed size above the stream limit", ErrTooLarge)
+		}
+		s.left -= len(out)
+		k := len(out) // out is dst's first bytes when decoded into it
+		if len(out) == 0 || &out[0] != &dst[0] {
+			k = copy(dst, out)
+		}
+		dst = dst[k:]
+		if k < len(out) { // the rest of the chunk is the new window
+			if orig {
+				s.buf = append(s.buf[:0], out[k:]...)
+				return s.buf, 0, nil
+			}
+			s.buf = out
+			return s.buf, k, nil
 		}
 	}
-	s.left -= len(s.buf) - start
-	return nil
+	return s.buf, 0, nil
 }

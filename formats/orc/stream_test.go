@@ -13,10 +13,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// bigStreamsFile is a file of rows rows whose float, double and string
-// streams are several read windows long: d double (every 7th null), f
-// float, s string (direct, lengths 0 to 40, every 5th null) and k int. The
-// values are a function of the row number (see the test).
+// bigStreamsFile is a file of rows rows: d double (every 7th null), f
+// float (incompressible), s string (direct, lengths 0 to 40, every 5th
+// null) and k int. The values are a function of the row number (see the
+// test).
 func bigStreamsFile(t testing.TB, comp uint64, block, rows int) []byte {
 	var dbl, flt, str []byte
 	var lens, ints []int64
@@ -29,7 +29,7 @@ func bigStreamsFile(t testing.TB, comp uint64, block, rows int) []byte {
 			dbl = append(dbl, encDoubles(float64(i)*1.25-7)...)
 		}
 		var fb [4]byte
-		putFloat32(fb[:], float32(i)/4)
+		putFloat32(fb[:], bigFloat(i))
 		flt = append(flt, fb[:]...)
 		if i%5 == 1 {
 			strPresent = append(strPresent, 0)
@@ -62,21 +62,34 @@ func putFloat32(b []byte, f float32) {
 	b[0], b[1], b[2], b[3] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
 }
 
+// bigFloat is float i of the f column: scattered bits, which no codec
+// compresses, so that its chunks are stored original.
+func bigFloat(i int) float32 { return math.Float32frombits(uint32(i) * 2654435761) }
+
 func bigString(i int) string {
 	return fmt.Sprintf("%0*d", i%41, i)[:i%41]
 }
 
-// TestBigStreams reads streams longer than the read window, in batches
-// that do not line up with compression chunks, with and without
-// compression, and checks every value.
+// TestBigStreams reads streams in batches that do not line up with
+// compression chunks, with and without compression, and checks every
+// value: float and string bytes are decompressed straight into the Arrow
+// buffers where a chunk fits (snappy, zstd, original chunks), through the
+// window otherwise (lz4, a chunk's part past the batch).
 func TestBigStreams(t *testing.T) {
-	const rows = 150_000 // 1.1 MB of doubles: more than 4 read windows
+	const rows = 150_000
+	defer func(w int) { readWindow = w }(readWindow)
 	for _, tc := range []struct {
-		name  string
-		comp  uint64
-		block int
-	}{{"none", compNone, 0}, {"zstd", compZstd, 100_000}, {"snappy", compSnappy, 65_536}} {
+		name   string
+		comp   uint64
+		block  int
+		window int
+	}{
+		{"none", compNone, 0, 4 << 20}, {"zstd", compZstd, 100_000, 4 << 20}, {"snappy", compSnappy, 65_536, 4 << 20}, {"lz4", compLZ4, 30_000, 4 << 20},
+		// Read windows smaller than a chunk and not a divisor of anything.
+		{"none-window", compNone, 0, 1001}, {"zstd-window", compZstd, 100_000, 1001}, {"snappy-window", compSnappy, 65_536, 1001},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
+			readWindow = tc.window
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			data := bigStreamsFile(t, tc.comp, tc.block, rows)
@@ -107,7 +120,7 @@ func TestBigStreams(t *testing.T) {
 					if d.IsNull(j) != (i%7 == 3) || (i%7 != 3 && d.Value(j) != float64(i)*1.25-7) {
 						t.Fatalf("row %d: d = %v (null %v)", i, d.Value(j), d.IsNull(j))
 					}
-					if fl.IsNull(j) || fl.Value(j) != float32(i)/4 {
+					if fl.IsNull(j) || math.Float32bits(fl.Value(j)) != math.Float32bits(bigFloat(i)) {
 						t.Fatalf("row %d: f = %v", i, fl.Value(j))
 					}
 					if s.IsNull(j) != (i%5 == 1) || (i%5 != 1 && s.Value(j) != bigString(i)) {
