@@ -78,8 +78,7 @@ func (c *byteColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 // decoded straight into the Arrow buffer of the column's width.
 type intColumn struct {
 	base
-	data    intReader
-	scratch []int64 // for narrowing to 16 and 32 bits
+	data intReader
 }
 
 func (c *intColumn) reset(s *stripe) error {
@@ -104,14 +103,14 @@ func (c *intColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	switch c.dt.ID() {
 	case arrow.INT16:
 		buf = newBuffer(c.mem, 2*n)
-		out := arrow.Int16Traits.CastFromBytes(buf.Bytes())
-		if c.scratch, err = fillInts(c.data, out[n-k:], c.scratch); err == nil {
+		out := arrow.Uint16Traits.CastFromBytes(buf.Bytes())
+		if _, err = c.data.fill16(out[n-k:]); err == nil {
 			expand(out, valid, k)
 		}
 	case arrow.INT32, arrow.DATE32:
 		buf = newBuffer(c.mem, 4*n)
-		out := arrow.Int32Traits.CastFromBytes(buf.Bytes())
-		if c.scratch, err = fillInts(c.data, out[n-k:], c.scratch); err == nil {
+		out := arrow.Uint32Traits.CastFromBytes(buf.Bytes())
+		if _, err = c.data.fill32(out[n-k:]); err == nil {
 			expand(out, valid, k)
 		}
 	default:

@@ -122,6 +122,11 @@ type intReader interface {
 	// fill decodes len(dst) values into dst and returns how many it
 	// wrote: len(dst) unless the error is set.
 	fill(dst []int64) (int, error)
+	// fill32 and fill16 are fill into 32- and 16-bit words, each value
+	// narrowed as it is decoded (a wider value wraps, as Java's reader
+	// casts): an int or smallint column's Arrow buffer.
+	fill32(dst []uint32) (int, error)
+	fill16(dst []uint16) (int, error)
 }
 
 // newIntReader returns the RLE v1 or v2 decoder for a column encoding kind.
