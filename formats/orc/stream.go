@@ -42,19 +42,23 @@ var readWindow = 4 << 20
 // bytes anew for each file.
 var rawPools [40]sync.Pool
 
-// getRaw returns an empty buffer of capacity at least n, from rawPools
-// when one is there.
+// getRaw returns an empty buffer of capacity at least n: one from
+// rawPools when one is there (class bits.Len(n) holds only large enough
+// buffers, the class below some), else a new one of capacity n.
 func getRaw(n int) []byte {
 	c := bits.Len(uint(n))
-	if c < len(rawPools) {
-		if b, ok := rawPools[c].Get().(*[]byte); ok && cap(*b) >= n {
-			return (*b)[:0]
+	for _, k := range [2]int{c, c - 1} {
+		if k < 0 || k >= len(rawPools) {
+			continue
+		}
+		if b, ok := rawPools[k].Get().(*[]byte); ok {
+			if cap(*b) >= n {
+				return (*b)[:0]
+			}
+			rawPools[k].Put(b)
 		}
 	}
-	if c >= len(rawPools) {
-		return make([]byte, 0, n)
-	}
-	return make([]byte, 0, 1<<c)
+	return make([]byte, 0, n)
 }
 
 // putRaw gives a buffer of getRaw back to rawPools.
