@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/lakecat/lakecat/schema"
@@ -244,21 +244,30 @@ var integerRange = map[schema.Kind][2]int64{
 }
 
 // outOfRange reports whether the number literal l lies above the greatest
-// value of the integer type t (1), below its least (-1), or neither (0: a
-// literal of another kind, of a non-integer type, or a fraction in range).
+// value of the integer type t (1), below its least (-1), or, for a float
+// or double t, beyond its greatest or least finite value (see
+// [floatRange]); else 0 (a literal of another kind, of another type, or a
+// fraction on an integer type).
 func outOfRange(t schema.PrimitiveType, l Literal) int {
-	r, ok := integerRange[t.K]
-	if !ok || l.Kind != LitNumber {
+	if l.Kind != LitNumber {
 		return 0
 	}
-	v, ok := new(big.Rat).SetString(l.Text)
+	if t.K == schema.KindFloat || t.K == schema.KindDouble {
+		return floatRange(t, l.Text)
+	}
+	r, ok := integerRange[t.K]
 	if !ok {
 		return 0
 	}
+	v, side, ok := integerValue(l.Text)
 	switch {
-	case v.Cmp(new(big.Rat).SetInt64(r[1])) > 0:
+	case !ok:
+		return 0
+	case side != 0:
+		return side
+	case v > r[1]:
 		return 1
-	case v.Cmp(new(big.Rat).SetInt64(r[0])) < 0:
+	case v < r[0]:
 		return -1
 	}
 	return 0
@@ -268,10 +277,19 @@ func outOfRange(t schema.PrimitiveType, l Literal) int {
 // type's greatest value (side 1) or below its least (-1), as Iceberg binds
 // it (its literals' "above max" and "below min"): = is false for every
 // row; != true for every row, nulls included, as != holds for a null here;
-// an ordering comparison is either false for every row or true for every
-// row but the nulls (an ordering comparison with null is never true), so
-// it becomes a constant or IS NOT NULL.
+// on an integer type an ordering comparison is either false for every row
+// or true for every row but the nulls (an ordering comparison with null
+// is never true), so it becomes a constant or IS NOT NULL. On a float or
+// double, where the limits are the greatest finite value M and -M, the
+// infinities lie beyond the literal and NaN compares with nothing: c < L
+// and c <= L become c <= M, c > L and c >= L become c > M (c is
+// +Infinity); below -M, c > L and c >= L become c >= -M, c < L and c <= L
+// become c < -M. Iceberg Java binds those to always true or false, which
+// counts the infinities and NaN wrongly.
 func outOfRangeNode(l *leaf, side int) node {
+	if pt, ok := l.field.Type.(schema.PrimitiveType); ok && (pt.K == schema.KindFloat || pt.K == schema.KindDouble) {
+		return outOfFloatRange(l, pt, side)
+	}
 	switch l.op {
 	case NotEq:
 		return constNode(true)
@@ -287,6 +305,30 @@ func outOfRangeNode(l *leaf, side int) node {
 		}
 	}
 	return constNode(false)
+}
+
+// outOfFloatRange is [outOfRangeNode] for a float or double field.
+func outOfFloatRange(l *leaf, t schema.PrimitiveType, side int) node {
+	var m, neg any = math.MaxFloat64, -math.MaxFloat64
+	if t.K != schema.KindDouble {
+		m, neg = float32(math.MaxFloat32), float32(-math.MaxFloat32)
+	}
+	switch {
+	case l.op == Eq:
+		return constNode(false)
+	case l.op == NotEq:
+		return constNode(true)
+	case side > 0 && (l.op == Lt || l.op == LtEq):
+		l.op, l.vals = LtEq, []any{m}
+	case side > 0:
+		l.op, l.vals = Gt, []any{m}
+	case l.op == Gt || l.op == GtEq:
+		l.op, l.vals = GtEq, []any{neg}
+	default:
+		l.op, l.vals = Lt, []any{neg}
+	}
+	l.typed = typeLits(t, l.vals)
+	return l
 }
 
 func isString(k schema.Kind) bool {
@@ -358,7 +400,11 @@ func literalValue(t schema.PrimitiveType, l Literal) (any, error) {
 		if l.Kind != LitNumber {
 			return nil, want("a number")
 		}
-		v, err := schema.ParseLiteral(t, json.RawMessage(l.Text))
+		n, side, ok := integerValue(l.Text)
+		if !ok || side != 0 {
+			return nil, want("an integer in the range of " + t.String())
+		}
+		v, err := schema.ParseLiteral(t, json.RawMessage(strconv.FormatInt(n, 10)))
 		if err != nil {
 			return nil, want("an integer in the range of " + t.String())
 		}

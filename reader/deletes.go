@@ -322,7 +322,7 @@ func (d *taskDeletes) load(ctx context.Context, numRows int64, mem memory.Alloca
 	for _, f := range d.files {
 		switch f.Content {
 		case table.PositionDeletes, table.DeletionVector, table.PaimonDeletionVector:
-			bm, err := d.readPositions(ctx, f, mem)
+			bm, err := d.readPositions(ctx, f, numRows, mem)
 			if err != nil {
 				return nil, d.wrap(f, ErrCorruptDeleteFile, err)
 			}
@@ -370,8 +370,10 @@ func (d *taskDeletes) wrap(f table.DeleteFile, class, err error) error {
 	return &DeleteFileError{DeleteFile: f.Path, DataFile: d.dataPaths[len(d.dataPaths)-1], Kind: kind, Class: class, Err: err}
 }
 
-// readPositions returns the positions f deletes in the data file.
-func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem memory.Allocator) (*roaring64.Bitmap, error) {
+// readPositions returns the positions f deletes in the data file, of
+// numRows rows (positions beyond them are returned too: the caller rejects
+// them).
+func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, numRows int64, mem memory.Allocator) (*roaring64.Bitmap, error) {
 	if f.Content == table.PaimonDeletionVector {
 		bm, err := readPaimonDeletionVector(ctx, d.fsys, f)
 		if err == nil {
@@ -412,8 +414,7 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 		return nil, err
 	}
 	defer rr.Release()
-	bm := roaring64.New()
-	var buf []uint64
+	pb := newPosBuilder(numRows, f.RecordCount)
 	var rows int64
 	match := d.dataFileMatcher()
 	for rr.Next() {
@@ -427,18 +428,15 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 		if !ok || (rec.NumCols() == 2 && paths == nil) {
 			return nil, fmt.Errorf("file_path or pos of an unexpected type")
 		}
-		buf = buf[:0]
-		for i := 0; i < pos.Len(); i++ {
+		for i, p := range pos.Int64Values() {
 			if paths != nil && !match(paths.Value(i)) {
 				continue
 			}
-			p := pos.Value(i)
 			if p < 0 {
 				return nil, fmt.Errorf("row %d: negative position %d", i, p)
 			}
-			buf = append(buf, uint64(p))
+			pb.add(uint64(p))
 		}
-		bm.AddMany(buf)
 	}
 	if err := rr.Err(); err != nil {
 		return nil, err
@@ -446,7 +444,7 @@ func (d *taskDeletes) readPositions(ctx context.Context, f table.DeleteFile, mem
 	if err := checkRecordCount(f, rows, "rows"); err != nil {
 		return nil, err
 	}
-	return bm, nil
+	return pb.bitmap(), nil
 }
 
 // checkRecordCount fails when a delete file's rows as read (a deletion

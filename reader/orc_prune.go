@@ -172,13 +172,18 @@ func (s *stripesSource) closeCur() error {
 	if s.cur == nil {
 		return nil
 	}
-	c := s.cur.SkipCounts()
-	s.stats.add(orcRowIndexRowsSkipped, c.RowsSeeked+c.RowsDropped)
-	s.stats.add(orcRowIndexRowsDecoded, c.RowsDropped)
-	s.stats.add(orcRowIndexBytesSkipped, c.BytesSeeked)
+	countOrcSkips(s.stats, s.cur.SkipCounts())
 	err := s.cur.Close()
 	s.cur = nil
 	return err
+}
+
+// countOrcSkips adds what an ORC batch reader did with its skipped rows
+// (the row groups the row index or bloom filters ruled out) to stats.
+func countOrcSkips(stats *ScanStats, c orc.SkipCounts) {
+	stats.add(orcRowIndexRowsSkipped, c.RowsSeeked+c.RowsDropped)
+	stats.add(orcRowIndexRowsDecoded, c.RowsDropped)
+	stats.add(orcRowIndexBytesSkipped, c.BytesSeeked)
 }
 
 // stripeRangeValid reports whether the stripe range of opts (firstRowGroup,

@@ -13,7 +13,9 @@ import (
 	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/formats/orc"
 	"github.com/lakecat/lakecat/formats/parquet"
+	"github.com/lakecat/lakecat/internal/recycle"
 	"github.com/lakecat/lakecat/project"
+	"github.com/lakecat/lakecat/schema"
 )
 
 // groupsSource decodes the row groups (Parquet) or stripes (ORC) of one
@@ -27,12 +29,23 @@ import (
 // the head waits while the queued batches hold budget bytes or more. The
 // head group's worker never waits (Next drains it), so the read cannot
 // deadlock; the queued bytes stay within budget plus one batch per worker.
+//
+// The groups' batch readers build their batches from one shared
+// [recycle.Pool], so a group decoded after a batch of an earlier group was
+// released reuses that batch's buffers: a reader per group would otherwise
+// start with no buffers and allocate (and, with Go's allocator, zero and
+// collect) fresh ones for each group, which one reader over the whole file
+// does not.
 type groupsSource struct {
-	groups  []int                                                     // row group or stripe indices, ascending
-	open    func(ctx context.Context, group int) (batchSource, error) // a source over one group
-	before  func(group int) int64                                     // file rows before the group
+	groups []int // row group or stripe indices, ascending
+	// open returns a source over one group. prev, when not nil, is the
+	// source of the worker's previous group, read to its end: open takes
+	// it over, returning it moved to group or closing it.
+	open    func(ctx context.Context, group int, prev batchSource) (batchSource, error)
+	before  func(group int) int64 // file rows before the group
 	workers int
 	budget  int64
+	pool    *recycle.Pool // the groups' readers' allocator, closed by Close
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -59,11 +72,12 @@ type groupQueue struct {
 	err   error
 }
 
-// newGroupsSource starts the workers of a read of groups.
-func newGroupsSource(ctx context.Context, groups []int, workers int, budget int64,
-	open func(ctx context.Context, group int) (batchSource, error), before func(group int) int64) *groupsSource {
+// newGroupsSource starts the workers of a read of groups; open builds the
+// batches of a group with pool, which Close closes.
+func newGroupsSource(ctx context.Context, groups []int, workers int, budget int64, pool *recycle.Pool,
+	open func(ctx context.Context, group int, prev batchSource) (batchSource, error), before func(group int) int64) *groupsSource {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &groupsSource{groups: groups, open: open, before: before, workers: min(workers, len(groups)), budget: budget,
+	s := &groupsSource{groups: groups, open: open, before: before, workers: min(workers, len(groups)), budget: budget, pool: pool,
 		ctx: ctx, cancel: cancel, queues: make([]groupQueue, len(groups))}
 	s.cond = sync.NewCond(&s.mu)
 	for i, g := range groups {
@@ -83,6 +97,12 @@ func newGroupsSource(ctx context.Context, groups []int, workers int, budget int6
 
 func (s *groupsSource) work() {
 	defer s.wg.Done()
+	var src batchSource // the source of the worker's last group
+	defer func() {
+		if src != nil {
+			src.Close()
+		}
+	}()
 	for {
 		s.mu.Lock()
 		for !s.closed && s.ctx.Err() == nil && s.next < len(s.groups) && s.next >= s.head+s.workers {
@@ -95,33 +115,38 @@ func (s *groupsSource) work() {
 		i := s.next
 		s.next++
 		s.mu.Unlock()
-		s.readGroup(i)
+		src = s.readGroup(i, src)
 	}
 }
 
-// readGroup queues the batches of entry i of groups.
-func (s *groupsSource) readGroup(i int) {
+// readGroup queues the batches of entry i of groups, read by a source that
+// open makes of prev, and returns that source (nil after a decoding error:
+// a source that failed is not moved to another group).
+func (s *groupsSource) readGroup(i int, prev batchSource) batchSource {
 	finish := func(err error) {
 		s.mu.Lock()
 		s.queues[i].done, s.queues[i].err = true, err
 		s.cond.Broadcast()
 		s.mu.Unlock()
 	}
-	src, err := s.open(s.ctx, s.groups[i])
+	src, err := s.open(s.ctx, s.groups[i], prev)
 	if err != nil {
 		finish(err)
-		return
+		return nil
 	}
-	defer src.Close()
 	for {
 		b, err := src.Next(s.ctx)
 		if errors.Is(err, io.EOF) {
+			if g, ok := src.(interface{ groupDone() }); ok {
+				g.groupDone() // before Next can pass the group
+			}
 			finish(nil)
-			return
+			return src
 		}
 		if err != nil {
+			src.Close()
 			finish(err)
-			return
+			return nil
 		}
 		n := recordBytes(b)
 		s.mu.Lock()
@@ -132,7 +157,7 @@ func (s *groupsSource) readGroup(i int) {
 			s.mu.Unlock()
 			b.Release()
 			finish(s.ctx.Err())
-			return
+			return src
 		}
 		s.queues[i].batches = append(s.queues[i].batches, b)
 		s.queues[i].at = append(s.queues[i].at, sourceBatchStart(src))
@@ -220,6 +245,7 @@ func (s *groupsSource) Close() error {
 		}
 		s.queues[i].batches = nil
 	}
+	s.pool.Close()
 	return nil
 }
 
@@ -267,8 +293,12 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 		}
 		starts := rowStarts(d.NumRowGroups(), d.RowGroupRows)
 		dict := decoderDictionary(dec, p, opts, filter, nil)
-		return newGroupsSource(ctx, groups, opts.Workers, budget,
-			func(ctx context.Context, g int) (batchSource, error) {
+		pool := groupsPool(mem, proj, opts.Workers)
+		return newGroupsSource(ctx, groups, opts.Workers, budget, pool,
+			func(ctx context.Context, g int, prev batchSource) (batchSource, error) {
+				if prev != nil {
+					prev.Close()
+				}
 				var skip *roaring64.Bitmap
 				if rg != nil {
 					var err error
@@ -276,7 +306,7 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 						return nil, err
 					}
 				}
-				br, err := d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: mem, FirstRowGroup: g, RowGroups: 1, Skip: skip, DictionaryFields: dict})
+				br, err := d.NewBatchReader(proj, parquet.BatchOptions{BatchRows: n, Allocator: pool, FirstRowGroup: g, RowGroups: 1, Skip: skip, DictionaryFields: dict})
 				if err != nil {
 					return nil, err
 				}
@@ -306,20 +336,74 @@ func parallelGroups(ctx context.Context, dec decoder, p *project.Plan, filter *e
 			}
 		}
 		starts := rowStarts(d.NumStripes(), d.StripeRows)
-		return newGroupsSource(ctx, groups, opts.Workers, budget,
-			func(ctx context.Context, g int) (batchSource, error) {
+		pool := groupsPool(mem, proj, opts.Workers)
+		return newGroupsSource(ctx, groups, opts.Workers, budget, pool,
+			func(ctx context.Context, g int, prev batchSource) (batchSource, error) {
 				var skip []orc.RowRange
 				if rg != nil {
 					var err error
 					if skip, err = rg.rowGroupSkips(g, 1, opts.Stats); err != nil {
+						if prev != nil {
+							prev.Close()
+						}
 						return nil, err
 					}
 				}
-				return d.NewBatchReader(proj, orc.BatchOptions{BatchRows: n, Allocator: mem, FirstStripe: g, Stripes: 1, Skip: skip})
+				if sr, ok := prev.(*stripeReader); ok {
+					if err := sr.SetStripes(g, 1, skip); err != nil {
+						sr.Close()
+						return nil, err
+					}
+					return sr, nil
+				}
+				br, err := d.NewBatchReader(proj, orc.BatchOptions{BatchRows: n, Allocator: pool, FirstStripe: g, Stripes: 1, Skip: skip})
+				if err != nil {
+					return nil, err
+				}
+				return &stripeReader{BatchReader: br, stats: opts.Stats}, nil
 			},
 			func(g int) int64 { return starts[g] })
 	}
 	return nil
+}
+
+// stripeReader is one worker's ORC batch reader in a parallel read, moved
+// from stripe to stripe ([orc.BatchReader.SetStripes]) so that its stream
+// buffers and decompressor serve every stripe the worker reads.
+type stripeReader struct {
+	*orc.BatchReader
+	stats   *ScanStats
+	counted orc.SkipCounts // the part of SkipCounts added to stats
+}
+
+// groupDone adds to stats what the reader's row index skips passed over
+// since it last did ([countOrcSkips]), as a sequential read counts a
+// stripe range's when it ends: before the read returns its last batch.
+func (r *stripeReader) groupDone() {
+	c := r.SkipCounts()
+	countOrcSkips(r.stats, orc.SkipCounts{RowsSeeked: c.RowsSeeked - r.counted.RowsSeeked,
+		RowsDropped: c.RowsDropped - r.counted.RowsDropped, BytesSeeked: c.BytesSeeked - r.counted.BytesSeeked})
+	r.counted = c
+}
+
+// Close counts what the stripe being read skipped so far and closes the
+// reader.
+func (r *stripeReader) Close() error {
+	r.groupDone()
+	return r.BatchReader.Close()
+}
+
+// groupsPool returns the pool the batch readers of a parallel read of proj
+// with workers workers share. It keeps the buffers of about two batches
+// per worker and of the queued ones (three per column, nested leaves
+// aside); a pool never holds more than the batches released had, so the
+// cap only bounds how long idle buffers are kept before Close.
+func groupsPool(mem memory.Allocator, proj *schema.Schema, workers int) *recycle.Pool {
+	cols := 1
+	if proj != nil {
+		cols = max(1, len(proj.Fields))
+	}
+	return recycle.New(mem, 4*(workers+1)*(8+3*cols))
 }
 
 // rowStarts returns the file row of the first row of each of n groups.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,4 +165,71 @@ func slicesEqual(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// TestParallelStripesStats reads the real ORC files of several stripes
+// under random filters with 1 and 2 workers: the same rows and the same
+// counts, the rows and bytes the row index and bloom filters skipped
+// included (each worker's batch reader counts them when it closes).
+func TestParallelStripesStats(t *testing.T) {
+	dir := testutil.RealDir(t, "apache-orc", "examples")
+	names, err := filepath.Glob(filepath.Join(dir, "*.orc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(20, 5))
+	var skippedRows int64
+	tested := 0
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := orc.Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil || f.NumStripes() < 2 || f.NumRows() > 80_000 {
+			continue
+		}
+		fs, _, err := reader.FileSchema(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			continue
+		}
+		read := reader.SelfDescribed(fs)
+		batches, err := orcReadAll(data, reader.Options{ReadSchema: read, WriterSchema: read})
+		if err != nil {
+			continue
+		}
+		cands := filterColumns(read, sampleRows(rng, batches, 60))
+		releaseAll(batches)
+		if len(cands) == 0 {
+			continue
+		}
+		for k := 0; k < 16; k++ {
+			e := randomFilter(rng, cands, 0)
+			var got [2]string
+			var counts [2]reader.ScanCounts
+			for i, workers := range []int{1, 2} {
+				mem := testutil.CheckedAllocator(t)
+				var st reader.ScanStats
+				rr, err := reader.Open(context.Background(), bytes.NewReader(data), int64(len(data)),
+					reader.Options{ReadSchema: read, WriterSchema: read, Filter: e, Stats: &st, Workers: workers, BatchRows: 1000, Allocator: mem})
+				if err != nil {
+					t.Fatalf("%s: %s: %v", filepath.Base(name), e, err)
+				}
+				got[i] = testutil.ReaderJSON(t, rr)
+				counts[i] = st.Counts() // complete once Next returned false
+				rr.Release()
+			}
+			if got[0] != got[1] {
+				t.Errorf("%s: %s: 2 workers' rows differ from one's", filepath.Base(name), e)
+			}
+			if counts[0] != counts[1] {
+				t.Errorf("%s: %s: counts with 2 workers %+v, with one %+v", filepath.Base(name), e, counts[1], counts[0])
+			}
+			skippedRows += counts[0].OrcRowIndexRowsSkipped
+		}
+		tested++
+	}
+	if tested < 2 || skippedRows == 0 {
+		t.Fatalf("%d ORC files of several stripes read, %d rows skipped by row indexes", tested, skippedRows)
+	}
 }

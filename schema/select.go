@@ -10,6 +10,13 @@ import (
 // ErrColumnNotFound is returned by [Select] for a path that names no field.
 var ErrColumnNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "schema: column not found")
 
+// ErrDuplicateColumn is returned by [Select] for a column named twice; it
+// is of class [lakecat.ErrInvalidArgument]. A read schema holds each field
+// id once, and an output of two columns of one name (a JSON object, a
+// Parquet or CSV header) is ambiguous, so the mistake is refused rather
+// than read once silently.
+var ErrDuplicateColumn = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "schema: column selected twice")
+
 // Select returns a copy of s holding only the named columns, with their
 // ancestors: the top-level fields in the order the paths first name them
 // (see [OrderBy]), nested fields in s's order. A path is dotted
@@ -17,16 +24,26 @@ var ErrColumnNotFound = lakecat.NewSentinel(lakecat.ErrNotFound, "schema: column
 // "element", "key" and "value", and selecting a struct selects all of it.
 // An unknown or empty path returns an error wrapping [ErrColumnNotFound]
 // that names it and lists the columns there are at the level where it
-// failed. The
-// schema id is kept.
+// failed. Two paths that name the same field ("a,a", or "a,A" when
+// caseInsensitive) return an error wrapping [ErrDuplicateColumn] that
+// names both; a path inside a struct another path selects whole
+// ("addr,addr.zip") is not a duplicate. The schema id is kept.
 func Select(s *Schema, paths []string, caseInsensitive bool) (*Schema, error) {
 	keep := make(map[*Field]bool)
+	named := make(map[*Field]string, len(paths))
 	for _, p := range paths {
 		p = strings.TrimSpace(p)
 		if p == "" {
 			return nil, fmt.Errorf("%w: an empty column name (columns: %s)", ErrColumnNotFound, strings.Join(fieldNames(s.Fields), ", "))
 		}
-		if !markPath(s.Fields, p, caseInsensitive, keep) {
+		f := markPath(s.Fields, p, caseInsensitive, keep)
+		if prev, twice := named[f]; twice {
+			if prev == p {
+				return nil, fmt.Errorf("%w: %q", ErrDuplicateColumn, p)
+			}
+			return nil, fmt.Errorf("%w: %q and %q name the same column", ErrDuplicateColumn, prev, p)
+		}
+		if f == nil {
 			at, names := available(s.Fields, p, caseInsensitive, "")
 			where := "columns"
 			if at != "" {
@@ -34,6 +51,7 @@ func Select(s *Schema, paths []string, caseInsensitive bool) (*Schema, error) {
 			}
 			return nil, fmt.Errorf("%w: %q (%s: %s)", ErrColumnNotFound, p, where, strings.Join(names, ", "))
 		}
+		named[f] = p
 	}
 	out := &Schema{ID: s.ID, IdentifierFieldIDs: append([]int(nil), s.IdentifierFieldIDs...)}
 	out.Fields = prune(s.Fields, keep)
@@ -99,7 +117,7 @@ func available(fields []*Field, path string, ci bool, at string) (string, []stri
 
 // markPath marks the field at path and all its ancestors in keep. A field
 // marked itself (not only as an ancestor) is kept whole.
-func markPath(fields []*Field, path string, ci bool, keep map[*Field]bool) bool {
+func markPath(fields []*Field, path string, ci bool, keep map[*Field]bool) *Field {
 	eq := func(a, b string) bool {
 		if ci {
 			return strings.EqualFold(a, b)
@@ -109,20 +127,20 @@ func markPath(fields []*Field, path string, ci bool, keep map[*Field]bool) bool 
 	for _, f := range fields {
 		if eq(f.Name, path) {
 			keep[f] = true
-			return true
+			return f
 		}
 	}
 	for _, f := range fields {
 		if len(path) > len(f.Name) && path[len(f.Name)] == '.' && eq(path[:len(f.Name)], f.Name) {
-			if markPath(Children(f.Type), path[len(f.Name)+1:], ci, keep) {
+			if leaf := markPath(Children(f.Type), path[len(f.Name)+1:], ci, keep); leaf != nil {
 				if _, whole := keep[f]; !whole {
 					keep[f] = false
 				}
-				return true
+				return leaf
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 func prune(fields []*Field, keep map[*Field]bool) []*Field {

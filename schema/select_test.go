@@ -3,6 +3,8 @@ package schema
 import (
 	"errors"
 	"testing"
+
+	"github.com/lakecat/lakecat"
 )
 
 func selectTestSchema(t *testing.T) *Schema {
@@ -95,6 +97,33 @@ func TestSelectEmptyPath(t *testing.T) {
 		_, err := Select(s, paths, false)
 		if !errors.Is(err, ErrColumnNotFound) || err.Error() != "schema: column not found: an empty column name (columns: a, b)" {
 			t.Errorf("%q: %v", paths, err)
+		}
+	}
+}
+
+// TestSelectDuplicate: a column named twice is an invalid argument naming
+// it (it was read once, silently); a path inside a struct selected whole
+// is not a duplicate.
+func TestSelectDuplicate(t *testing.T) {
+	s := selectTestSchema(t)
+	for _, c := range []struct {
+		paths []string
+		ci    bool
+		want  string
+	}{
+		{[]string{"id", "id"}, false, `schema: column selected twice: "id"`},
+		{[]string{"qty", " id", "id "}, false, `schema: column selected twice: "id"`},
+		{[]string{"addr.zip", "name", "addr.zip"}, false, `schema: column selected twice: "addr.zip"`},
+		{[]string{"name", "NAME"}, true, `schema: column selected twice: "name" and "NAME" name the same column`},
+	} {
+		sel, err := Select(s, c.paths, c.ci)
+		if !errors.Is(err, ErrDuplicateColumn) || !errors.Is(err, lakecat.ErrInvalidArgument) || lakecat.ClassOf(err) != lakecat.ErrInvalidArgument || err.Error() != c.want || sel != nil {
+			t.Errorf("Select(%q): %v, %v; want %s", c.paths, sel, err, c.want)
+		}
+	}
+	for _, paths := range [][]string{{"addr", "addr.zip"}, {"addr.zip", "addr.city"}, {"name", "NAME"}} {
+		if _, err := Select(s, paths, false); errors.Is(err, ErrDuplicateColumn) {
+			t.Errorf("Select(%q): %v", paths, err)
 		}
 	}
 }

@@ -68,3 +68,26 @@ func TestColumnsOrder(t *testing.T) {
 		t.Errorf("table: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
+
+// TestColumnsDuplicate: a column named twice in --columns is a usage error
+// (exit 2) naming it, for data files and for a table, a metadata column
+// included (a,a was read once, silently).
+func TestColumnsDuplicate(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plain.parquet")
+	writeNoIDs(t, file)
+	dir := filepath.Join("..", "..", "testdata", "orders")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cat", file, "--columns", "a,a"}, "lakecat: schema: column selected twice: \"a\"\n"},
+		{[]string{"cat", file, "--columns", "a,b", "--columns", "a"}, "lakecat: schema: column selected twice: \"a\"\n"},
+		{[]string{"cat", dir, "--columns", "customer,order_id,customer"}, "lakecat: schema: column selected twice: \"customer\"\n"},
+		{[]string{"cat", dir, "--columns", "_pos,order_id,_pos"}, "lakecat: schema: column selected twice: \"_pos\"\n"},
+	} {
+		out, errOut, code := runCLI(t, c.args...)
+		if code != exitUsage || out != "" || errOut != c.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}

@@ -148,13 +148,18 @@ func pageIndexStatsLine(c reader.ScanCounts) string {
 }
 
 // orcStatsLine formats the ORC counters of a filtered scan, "" when it
-// read no ORC stripe.
+// read no ORC stripe; the row group part is left out when the stripes
+// read had no row index (a file written without one, rowIndexStride 0).
 func orcStatsLine(c reader.ScanCounts) string {
 	if c.StripesRead+c.StripesSkipped == 0 {
 		return ""
 	}
-	line := fmt.Sprintf("; stripes %d read, %d skipped; orc row groups %d read, %d skipped (%d by bloom filters)",
-		c.StripesRead, c.StripesSkipped, c.OrcRowGroupsRead, c.OrcRowGroupsSkipped, c.OrcBloomSkipped)
+	line := fmt.Sprintf("; stripes %d read, %d skipped", c.StripesRead, c.StripesSkipped)
+	if c.OrcRowGroupsRead+c.OrcRowGroupsSkipped == 0 {
+		return line
+	}
+	line += fmt.Sprintf("; orc row groups %d read, %d skipped (%d by bloom filters)",
+		c.OrcRowGroupsRead, c.OrcRowGroupsSkipped, c.OrcBloomSkipped)
 	if c.OrcRowIndexRowsSkipped > 0 {
 		line += fmt.Sprintf("; row index: %d rows skipped (%d decoded and dropped), %d bytes not decompressed",
 			c.OrcRowIndexRowsSkipped, c.OrcRowIndexRowsDecoded, c.OrcRowIndexBytesSkipped)

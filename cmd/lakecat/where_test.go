@@ -155,7 +155,8 @@ func TestPlanWhereCountsAsCatStats(t *testing.T) {
 
 // TestCatStatsORC: `cat FILE --where --stats` on real ORC files counts the
 // stripes skipped by their statistics and the row groups skipped by the
-// row index, after the Parquet figures.
+// row index, after the Parquet figures, and no row groups for a file
+// without a row index.
 func TestCatStatsORC(t *testing.T) {
 	dir := testutil.RealDir(t, "apache-orc", "examples")
 	for _, c := range []struct{ file, where, out, stats string }{
@@ -163,6 +164,10 @@ func TestCatStatsORC(t *testing.T) {
 			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 0; rows 1000 decoded, 1 kept; row groups skipped by bloom filters 0; stripes 1 read, 0 skipped; orc row groups 1 read, 3 skipped (0 by bloom filters); row index: 2500 rows skipped (0 decoded and dropped), 10642 bytes not decompressed\n"},
 		{"TestOrcFile.testStripeLevelStats.orc", "int1 = 3 and string1 = 'three'", strings.Repeat(`{"int1":3,"string1":"three"}`+"\n", 1000),
 			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 415; rows 1000 decoded, 1000 kept; row groups skipped by bloom filters 0; stripes 1 read, 2 skipped; orc row groups 1 read, 0 skipped (0 by bloom filters)\n"},
+		// Written without a row index (rowIndexStride 0): no row group
+		// figures ("orc row groups 0 read, 0 skipped" said nothing true).
+		{"TestOrcFile.testWithoutIndex.orc", "int1 = -1152406585 and string1 = 'x'", "",
+			"lakecat: filter: files 1 read, 0 skipped; row groups 0 read, 0 skipped; bytes skipped 0; rows 50000 decoded, 0 kept; row groups skipped by bloom filters 0; stripes 10 read, 0 skipped\n"},
 	} {
 		out, errOut, code := runCLI(t, "cat", filepath.Join(dir, c.file), "--where", c.where, "--stats", "--format", "jsonl")
 		if code != exitOK || out != c.out || errOut != c.stats {

@@ -137,7 +137,12 @@ type BatchOptions struct {
 	// [BatchReader.BatchStart]. Where a range reaches the start of a row
 	// group of the row index, the reader seeks each column's streams
 	// there by the index's positions instead of decoding the rows before
-	// it ([BatchReader.SkipCounts]).
+	// it ([BatchReader.SkipCounts]). A position inside its stream that
+	// puts a decoder elsewhere is reported as [ErrCorrupt] where that
+	// is exact: at the next row group start the reader reaches by
+	// decoding, against that group's positions, and at the end of a
+	// stripe decoded to its last row, against the streams' ends (spec
+	// section "Row Group Index"; see checkColumn).
 	Skip []RowRange
 
 	// noSeek makes the reader decode and drop every skipped row (for the
@@ -171,6 +176,8 @@ type BatchReader struct {
 	noSeek   bool
 	index    *stripeIndex // the loaded stripe's row index positions, nil when not read
 	seekCols []bool       // per column of cols: seekable by index
+	seeked   []bool       // per column of cols: seeked in the loaded stripe
+	compared [2]int64     // streams checked against the row index: exactly, past a run's start
 	counts   SkipCounts
 }
 
@@ -192,13 +199,9 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	if rows < 0 || rows > maxBatchRows {
 		return nil, fmt.Errorf("orc: BatchRows %d outside [1, %d]", rows, maxBatchRows)
 	}
-	ns := len(f.tail.footer.stripes)
-	if opts.FirstStripe < 0 || opts.Stripes < 0 || opts.FirstStripe > ns || opts.Stripes > ns-opts.FirstStripe {
-		return nil, fmt.Errorf("orc: stripes [%d, +%d) outside the file's %d", opts.FirstStripe, opts.Stripes, ns)
-	}
-	end := ns
-	if opts.Stripes > 0 {
-		end = opts.FirstStripe + opts.Stripes
+	end, err := f.stripesEnd(opts.FirstStripe, opts.Stripes)
+	if err != nil {
+		return nil, err
 	}
 	mem := opts.Allocator
 	if mem == nil {
@@ -233,6 +236,46 @@ func (f *File) NewBatchReader(proj *schema.Schema, opts BatchOptions) (*BatchRea
 	// batches' worth.
 	pool.SetKeep(8 + 6*len(br.needed))
 	return br, nil
+}
+
+// stripesEnd returns the index after the last of count stripes from first
+// (count 0: to the end of the file), or an error when they are not all in
+// the file.
+func (f *File) stripesEnd(first, count int) (int, error) {
+	ns := len(f.tail.footer.stripes)
+	if first < 0 || count < 0 || first > ns || count > ns-first {
+		return 0, fmt.Errorf("orc: stripes [%d, +%d) outside the file's %d", first, count, ns)
+	}
+	if count == 0 {
+		return ns, nil
+	}
+	return first + count, nil
+}
+
+// SetStripes makes r read count stripes from first next (count 0: to the
+// end of the file), leaving out the rows of skip as
+// [BatchOptions.Skip] does, as a reader made by [File.NewBatchReader] with
+// those options would, from the next call to Next on; the rest of the
+// stripe being read is dropped. r keeps its columns, stream buffers and
+// decompressor, so a reader moved from stripe to stripe allocates its
+// state once (a caller that decodes stripes concurrently keeps one reader
+// per goroutine). [BatchReader.SkipCounts] go on counting. It returns an
+// error, and r then returns io.EOF, when the stripes are not all in the
+// file or skip's ranges are not ascending and disjoint.
+func (r *BatchReader) SetStripes(first, count int, skip []RowRange) error {
+	if r.closed {
+		return errors.New("orc: SetStripes on a closed BatchReader")
+	}
+	r.stripe, r.left, r.at, r.last, r.index, r.skip = r.end, 0, 0, 0, nil, nil
+	end, err := r.f.stripesEnd(first, count)
+	if err != nil {
+		return err
+	}
+	if err := r.setSkip(BatchOptions{FirstStripe: first, Skip: skip, noSeek: r.noSeek}); err != nil {
+		return err
+	}
+	r.stripe, r.end = first, end
+	return nil
 }
 
 // childIndex maps the field names of nodes to them, the first node of each
@@ -302,6 +345,10 @@ func (r *BatchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	r.left -= int64(n)
 	r.last = r.at
 	r.at += int64(n)
+	if err := r.checkStripeEnd(); err != nil {
+		release()
+		return nil, err
+	}
 	rec := array.NewRecordBatch(r.schema, arrs, int64(n))
 	release()
 	return rec, nil
@@ -426,7 +473,7 @@ func (r *BatchReader) loadStripe(i int) error {
 			return cerr(soff, fmt.Sprintf("column %d %s stream", s.column, streamName(s.kind)),
 				fmt.Errorf("%w: %d bytes above %d", ErrTooLarge, s.length, r.f.limits.StreamBytes))
 		}
-		sr.reset(r.dec, r.f.r, int64(soff), int(s.length), int(min(r.f.limits.StreamBytes, 1<<62)))
+		sr.reset(r.dec, r.f.r, s.kind, int64(soff), int(s.length), int(min(r.f.limits.StreamBytes, 1<<62)))
 		st.streams[key] = sr
 	}
 	r.st = st

@@ -23,6 +23,10 @@ func (d *byteRLE) reset(b []byte) { *d = byteRLE{b: b} }
 // resetStream starts decoding s (nil: an absent stream).
 func (d *byteRLE) resetStream(s *stream) { *d = byteRLE{s: s} }
 
+// at returns the decoder's offset in its stream's decompressed bytes and
+// whether it is between runs.
+func (d *byteRLE) at() (int64, bool) { return d.s.offset(d.p), d.run == 0 }
+
 // next appends n bytes to dst.
 func (d *byteRLE) next(dst []byte, n int) ([]byte, error) {
 	for n > 0 {
@@ -127,6 +131,9 @@ type intReader interface {
 	// casts): an int or smallint column's Arrow buffer.
 	fill32(dst []uint32) (int, error)
 	fill16(dst []uint16) (int, error)
+	// at returns the decoder's offset in its stream's decompressed
+	// bytes and whether it is between runs (none partly decoded).
+	at() (int64, bool)
 }
 
 // newIntReader returns the RLE v1 or v2 decoder for a column encoding kind.

@@ -29,6 +29,8 @@ func (d *intRLEv1) varint() (int64, error) {
 	return int64(u), err
 }
 
+func (d *intRLEv1) at() (int64, bool) { return d.s.offset(d.p), d.run == 0 }
+
 func (d *intRLEv1) next(dst []int64, n int) ([]int64, error) {
 	at := len(dst)
 	dst = slices.Grow(dst, n)[:at+n]

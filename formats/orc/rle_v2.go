@@ -71,6 +71,8 @@ func closestFixedBits(n int) int {
 	return 64
 }
 
+func (d *intRLEv2) at() (int64, bool) { return d.s.offset(d.p), d.bp >= len(d.buf) }
+
 func (d *intRLEv2) next(dst []int64, n int) ([]int64, error) {
 	at := len(dst)
 	dst = slices.Grow(dst, n)[:at+n]

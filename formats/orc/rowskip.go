@@ -75,7 +75,7 @@ func (r *BatchReader) skipStripe(i int) bool {
 // footer sf) when a skipped range reaches into it, and decides which
 // columns seek by them.
 func (r *BatchReader) loadIndex(i int, sf *stripeFooter) error {
-	r.index, r.seekCols = nil, r.seekCols[:0]
+	r.index, r.seekCols, r.seeked = nil, r.seekCols[:0], r.seeked[:0]
 	if r.noSeek || r.f.RowIndexStride() <= 0 {
 		return nil
 	}
@@ -94,6 +94,7 @@ func (r *BatchReader) loadIndex(i int, sf *stripeFooter) error {
 	r.index = x
 	for _, c := range r.cols {
 		r.seekCols = append(r.seekCols, seekable(c, x))
+		r.seeked = append(r.seeked, false)
 	}
 	return nil
 }
@@ -125,7 +126,50 @@ func (r *BatchReader) dropSkipped() (bool, error) {
 	r.left -= int64(n)
 	r.at += int64(n)
 	r.counts.RowsDropped += int64(n)
-	return true, nil
+	return true, r.checkStripeEnd()
+}
+
+// checkGroup compares the decoders of the seekable columns with the row
+// index positions of the row group the reader is at, when it is at the
+// start of one (not the first) that it reached by decoding: a damaged
+// position an earlier seek used (one that still lies in its stream) has
+// put some decoder elsewhere, and is reported rather than read as other
+// values (see [checkColumn] for what is compared).
+func (r *BatchReader) checkGroup(start int64) error {
+	x := r.index
+	if x == nil || r.at <= start || (r.at-start)%x.stride != 0 {
+		return nil
+	}
+	g := int((r.at - start) / x.stride)
+	if g >= x.groups {
+		return nil
+	}
+	for i, c := range r.cols {
+		if r.seekCols[i] {
+			if err := checkColumn(c, x, g, false, &r.compared); err != nil {
+				return r.wrap(err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkStripeEnd compares the decoders of the columns seeked in the
+// loaded stripe with their streams' ends once its last row is decoded:
+// every stream is then read to its end, and a seek by a damaged position
+// leaves one short of it or past it.
+func (r *BatchReader) checkStripeEnd() error {
+	if r.left != 0 || r.index == nil {
+		return nil
+	}
+	for i, c := range r.cols {
+		if r.seeked[i] {
+			if err := checkColumn(c, r.index, 0, true, &r.compared); err != nil {
+				return r.wrap(err)
+			}
+		}
+	}
+	return nil
 }
 
 // drop decodes and drops n rows of top-level column c.
@@ -151,6 +195,9 @@ func (r *BatchReader) seekSkipped() (bool, error) {
 	from := 0
 	if x != nil {
 		from = int((r.at - start) / x.stride)
+	}
+	if err := r.checkGroup(start); err != nil {
+		return false, err
 	}
 	if target == end {
 		if x != nil {
@@ -181,6 +228,7 @@ func (r *BatchReader) seekSkipped() (bool, error) {
 			if err := seekColumn(c, x, from, g, &r.counts.BytesSeeked); err != nil {
 				return false, r.wrap(err)
 			}
+			r.seeked[i] = true
 			continue
 		}
 		all = false

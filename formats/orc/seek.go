@@ -1,8 +1,10 @@
 package orc
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Seeking by the row index (spec section "Row Group Index"): each
@@ -49,14 +51,61 @@ func (x *stripeIndex) fits(col, n int) bool {
 type posCursor struct {
 	x        *stripeIndex
 	from, to []uint64
-	i        int
-	bytes    int64
-	err      error
-	ints     []int64
-	bits     []byte
+	// check compares each stream's decoder with the positions to, of
+	// row group group, which the column reached by decoding, instead of
+	// putting it there; atEnd compares them with the streams' ends, at
+	// the end of a stripe decoded to its last row (no positions read).
+	check, atEnd bool
+	group        int
+	compared     *[2]int64 // counts the comparisons: exact, then past a run's start
+	s            *stream   // the stream compared
+	e            int64     // where its decoder should be (stream.expected)
+	i            int
+	bytes        int64
+	err          error
+	ints         []int64
+	bits         []byte
 }
 
-func (c *posCursor) apply() bool { return c.to != nil && c.err == nil }
+func (c *posCursor) apply() bool { return c.to != nil && c.err == nil && !c.check && !c.atEnd }
+
+// compares reports whether the cursor compares decoders rather than
+// seeking or counting.
+func (c *posCursor) compares() bool { return c.check || c.atEnd }
+
+// compare checks the decoder of the stream compared, at offset d of its
+// decompressed bytes and between runs or not, against a position k values
+// into a run. Two facts are exact: a row group whose position is 0 values
+// into a run starts a run (every writer starts one there), so the decoder
+// must be between runs at the position; one k > 0 values into a run has
+// its first k values in a run starting at the position, which the decoder
+// has read into, so it must be past it (where in the run depends on how
+// the writer split its runs, which is not checked).
+func (c *posCursor) compare(d int64, between bool, k int) {
+	if c.err != nil || c.s == nil || !c.compares() {
+		return
+	}
+	if c.compared != nil {
+		c.compared[min(k, 1)]++
+	}
+	if k == 0 && between && d == c.e || k > 0 && d > c.e {
+		return
+	}
+	name, in := streamName(c.s.kind), ""
+	if !between {
+		in = " inside a run"
+	}
+	switch {
+	case c.atEnd && d == c.e:
+		c.fail(fmt.Errorf("%w: %s stream: decoding the stripe's rows left values of its last run", ErrCorrupt, name))
+	case c.atEnd:
+		c.fail(fmt.Errorf("%w: %s stream: decoding the stripe's rows ended at byte %d%s, not at the stream's end, byte %d",
+			ErrCorrupt, name, d, in, c.e))
+	default:
+		c.fail(fmt.Errorf("%w: %s stream: decoding reached row group %d at byte %d%s; the row index puts it at byte %d, %d values into a run",
+			ErrCorrupt, name, c.group, d, in, c.e, k))
+	}
+}
 
 func (c *posCursor) fail(err error) {
 	if c.err == nil {
@@ -74,8 +123,35 @@ func (c *posCursor) stream(s *stream) {
 	if c.err != nil {
 		return
 	}
+	if c.atEnd {
+		c.s = s
+		if s != nil {
+			var err error
+			c.e, err = s.end()
+			c.fail(err)
+		}
+		return
+	}
 	if c.i+k > len(c.from) {
 		c.fail(fmt.Errorf("%w: too few row index positions", ErrCorrupt))
+		return
+	}
+	if c.check {
+		off, inner := c.to[c.i], uint64(0)
+		if k == 2 {
+			inner = c.to[c.i+1]
+		}
+		c.i += k
+		c.s = s
+		if s == nil {
+			c.fail(s.seek(off, inner)) // fails unless the position is 0
+			return
+		}
+		var ok bool
+		if c.e, ok = s.expected(off, inner); !ok {
+			c.fail(fmt.Errorf("%w: %s stream: the row index puts row group %d in a chunk at byte %d, which decoding did not pass",
+				ErrCorrupt, streamName(s.kind), c.group, off))
+		}
 		return
 	}
 	var size uint64
@@ -102,7 +178,7 @@ func (c *posCursor) stream(s *stream) {
 // value returns the cursor's next encoder position (0 when only
 // counting).
 func (c *posCursor) value() int {
-	if c.err != nil {
+	if c.err != nil || c.atEnd {
 		return 0
 	}
 	if c.i >= len(c.from) {
@@ -121,11 +197,19 @@ func (c *posCursor) value() int {
 	return int(v)
 }
 
-// ints positions a fresh integer decoder d on stream s and drops the
-// values of the run before the row group.
-func (c *posCursor) intStream(s *stream, signed bool, enc uint64) intReader {
+// intStream positions a fresh integer decoder on stream s and drops the
+// values of the run before the row group; when comparing, it compares
+// cur, the column's decoder of s, and returns nil.
+func (c *posCursor) intStream(s *stream, signed bool, enc uint64, cur intReader) intReader {
 	c.stream(s)
 	k := c.value()
+	if c.compares() {
+		if cur != nil {
+			d, between := cur.at()
+			c.compare(d, between, k)
+		}
+		return nil
+	}
 	if !c.apply() {
 		return nil
 	}
@@ -145,6 +229,11 @@ func (c *posCursor) intStream(s *stream, signed bool, enc uint64) intReader {
 func (c *posCursor) byteStream(d *byteRLE, s *stream) {
 	c.stream(s)
 	k := c.value()
+	if c.compares() {
+		off, between := d.at()
+		c.compare(off, between, k)
+		return
+	}
 	if !c.apply() {
 		return
 	}
@@ -162,11 +251,24 @@ func (c *posCursor) boolStream(d *boolRLE, s *stream) {
 	c.stream(s)
 	k := c.value()
 	bits := c.value()
-	if !c.apply() {
-		return
-	}
 	if bits > 8 {
 		c.fail(fmt.Errorf("%w: row index position of bit %d in a byte", ErrCorrupt, bits))
+		return
+	}
+	if c.compares() {
+		// The bits of the current byte before the row group are all the
+		// decoder has taken of it (it reads a byte when it needs a bit);
+		// at a stripe's end the rest of the last byte is padding.
+		if c.check && s != nil && d.left != (8-bits)%8 {
+			c.fail(fmt.Errorf("%w: %s stream: decoding reached row group %d with %d bits of a byte left; the row index puts it %d bits into one",
+				ErrCorrupt, streamName(s.kind), c.group, d.left, bits))
+			return
+		}
+		off, between := d.br.at()
+		c.compare(off, between, k+bits)
+		return
+	}
+	if !c.apply() {
 		return
 	}
 	d.resetStream(s)
@@ -176,6 +278,19 @@ func (c *posCursor) boolStream(d *boolRLE, s *stream) {
 			c.fail(err)
 		}
 	}
+}
+
+// rawStream puts a stream read without runs (float and double values,
+// string bytes, decimal varints) at the cursor's next stream position and
+// reports whether its decoder's window must be dropped; when comparing,
+// it compares the decoder at p of its window (0: no window yet) instead.
+func (c *posCursor) rawStream(s *stream, p int) bool {
+	c.stream(s)
+	if c.compares() {
+		c.compare(s.offset(p), true, 0)
+		return false
+	}
+	return c.apply()
 }
 
 // seek puts the stream at a row index position: off is the byte offset
@@ -192,8 +307,13 @@ func (s *stream) seek(off, inner uint64) error {
 	if off > uint64(s.size) {
 		return fmt.Errorf("%w: row index position %d beyond the stream's %d bytes", ErrCorrupt, off, s.size)
 	}
-	s.read, s.raw, s.rawStore, s.buf = int(off), nil, s.rawStore[:0], s.buf[:0]
-	if s.dec.kind == compNone || inner == 0 {
+	s.read, s.raw, s.rawStore, s.buf, s.base = int(off), nil, s.rawStore[:0], s.buf[:0], 0
+	if s.dec.kind == compNone {
+		s.base = int64(off)
+		return nil
+	}
+	s.marks = s.marks[:0]
+	if inner == 0 {
 		return nil
 	}
 	if s.done() {
@@ -206,7 +326,45 @@ func (s *stream) seek(off, inner uint64) error {
 		return fmt.Errorf("%w: row index position %d in a chunk of %d bytes", ErrCorrupt, inner, len(s.buf))
 	}
 	s.buf = s.buf[:copy(s.buf, s.buf[inner:])]
+	s.base += int64(inner)
 	return nil
+}
+
+// expected returns the offset in the decompressed bytes (counted as
+// s.base is) of the row index position off, inner: off itself in an
+// uncompressed file; else the offset of the chunk at off among the chunks
+// decompressed since the stream was loaded or seeked, or of the next one,
+// plus inner. ok is false when off names neither: no row group a decoder
+// has reached by decoding starts there.
+func (s *stream) expected(off, inner uint64) (e int64, ok bool) {
+	if s.dec.kind == compNone {
+		return int64(min(off, 1<<62)), true
+	}
+	o := int64(min(off, 1<<62))
+	i, found := slices.BinarySearchFunc(s.marks, o, func(m chunkMark, o int64) int { return cmp.Compare(m.raw, o) })
+	switch {
+	case found:
+		return s.marks[i].dec + int64(min(inner, 1<<62)), true
+	case o == int64(s.read-len(s.raw)): // the chunk not yet decompressed
+		return s.base + int64(len(s.buf)) + int64(min(inner, 1<<62)), true
+	}
+	return 0, false
+}
+
+// end returns the offset in the decompressed bytes of the stream's end:
+// its size in a file without compression (nothing read), else the offset
+// after the chunks no decoder asked for (none in a stream read to its
+// end), which it reads and decompresses.
+func (s *stream) end() (int64, error) {
+	if s.dec.kind == compNone {
+		return int64(s.size), nil
+	}
+	for !s.done() {
+		if err := s.chunk(0); err != nil {
+			return 0, err
+		}
+	}
+	return s.base + int64(len(s.buf)), nil
 }
 
 // streamPositions is how many positions a stream's place takes: the
@@ -263,7 +421,7 @@ func (c *intColumn) ownPositions(x *stripeIndex) int {
 func (c *intColumn) seekTo(p *posCursor) {
 	c.seekPresent(p)
 	d, _ := p.x.st.stream(c.n.col, sData)
-	if r := p.intStream(d, true, p.x.st.encoding(c.n.col)); r != nil {
+	if r := p.intStream(d, true, p.x.st.encoding(c.n.col), c.data); r != nil {
 		c.data = r
 	}
 }
@@ -274,8 +432,7 @@ func (c *floatColumn) ownPositions(x *stripeIndex) int {
 
 func (c *floatColumn) seekTo(p *posCursor) {
 	c.seekPresent(p)
-	p.stream(c.s)
-	if p.apply() {
+	if p.rawStream(c.s, c.p) {
 		c.data, c.p = nil, 0
 	}
 }
@@ -292,17 +449,16 @@ func (c *stringColumn) seekTo(p *posCursor) {
 	e := p.x.st.encoding(c.n.col)
 	data, _ := p.x.st.stream(c.n.col, sData)
 	if c.dict {
-		if r := p.intStream(data, false, e); r != nil {
+		if r := p.intStream(data, false, e, c.index); r != nil {
 			c.index = r
 		}
 		return
 	}
-	p.stream(data)
-	if p.apply() {
+	if p.rawStream(data, c.p) {
 		c.data, c.p = nil, 0
 	}
 	lens, _ := p.x.st.stream(c.n.col, sLength)
-	if r := p.intStream(lens, false, e); r != nil {
+	if r := p.intStream(lens, false, e, c.lengths); r != nil {
 		c.lengths = r
 	}
 }
@@ -317,17 +473,16 @@ func (c *decimalColumn) ownPositions(x *stripeIndex) int {
 func (c *decimalColumn) seekTo(p *posCursor) {
 	c.seekPresent(p)
 	if c.dec64 != nil {
-		if r := p.intStream(c.s, true, encDirectV2); r != nil {
+		if r := p.intStream(c.s, true, encDirectV2, c.dec64); r != nil {
 			c.dec64 = r
 		}
 		return
 	}
-	p.stream(c.s)
-	if p.apply() {
+	if p.rawStream(c.s, c.p) {
 		c.data, c.p = nil, 0
 	}
 	sec, _ := p.x.st.stream(c.n.col, sSecondary)
-	if r := p.intStream(sec, true, p.x.st.encoding(c.n.col)); r != nil {
+	if r := p.intStream(sec, true, p.x.st.encoding(c.n.col), c.scales); r != nil {
 		c.scales = r
 	}
 }
@@ -341,10 +496,10 @@ func (c *timestampColumn) seekTo(p *posCursor) {
 	e := p.x.st.encoding(c.n.col)
 	d, _ := p.x.st.stream(c.n.col, sData)
 	n, _ := p.x.st.stream(c.n.col, sSecondary)
-	if r := p.intStream(d, true, e); r != nil {
+	if r := p.intStream(d, true, e, c.secs); r != nil {
 		c.secs = r
 	}
-	if r := p.intStream(n, false, e); r != nil {
+	if r := p.intStream(n, false, e, c.nanos); r != nil {
 		c.nanos = r
 	}
 }
@@ -360,7 +515,7 @@ func (c *listColumn) ownPositions(x *stripeIndex) int {
 func (c *listColumn) seekTo(p *posCursor) {
 	c.seekPresent(p)
 	l, _ := p.x.st.stream(c.n.col, sLength)
-	if r := p.intStream(l, false, p.x.st.encoding(c.n.col)); r != nil {
+	if r := p.intStream(l, false, p.x.st.encoding(c.n.col), c.lengths); r != nil {
 		c.lengths = r
 	}
 }
@@ -416,6 +571,35 @@ func seekColumn(c column, x *stripeIndex, from, to int, bytes *int64) error {
 	*bytes += p.bytes
 	for _, k := range c.kids() {
 		if err := seekColumn(k, x, from, to, bytes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkColumn compares the stream decoders of column c and its children,
+// which reached row group g of the stripe by decoding, with the group's
+// row index positions (atEnd: with the streams' ends, the stripe decoded
+// to its last row), where that is exact (see [posCursor.compare]): a
+// damaged position that still lies in its stream, used by an earlier
+// seek, leaves a decoder elsewhere.
+func checkColumn(c column, x *stripeIndex, g int, atEnd bool, compared *[2]int64) error {
+	p := posCursor{x: x, check: !atEnd, atEnd: atEnd, group: g, compared: compared}
+	if !atEnd {
+		p.from = x.pos[c.node().col][g]
+		p.to = p.from
+	}
+	if atEnd || len(p.to) > 0 {
+		c.seekTo(&p)
+	}
+	if p.err != nil {
+		if atEnd {
+			return c.node().errf("row index seek: %w", p.err)
+		}
+		return c.node().errf("row index of row group %d: %w", g, p.err)
+	}
+	for _, k := range c.kids() {
+		if err := checkColumn(k, x, g, atEnd, compared); err != nil {
 			return err
 		}
 	}

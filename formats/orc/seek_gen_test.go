@@ -511,5 +511,9 @@ func TestSeekGenerated(t *testing.T) {
 	if len(tot.fallback) > 0 {
 		t.Errorf("columns not seekable: %v", tot.fallback)
 	}
-	t.Logf("%d files, %d reads: %d rows seeked, %d decoded and dropped, %d bytes seeked", tot.files, tot.reads, tot.seekedRows, tot.droppedRows, tot.bytes)
+	t.Logf("%d files, %d reads: %d rows seeked, %d decoded and dropped, %d bytes seeked; streams compared with the row index %d exactly, %d past a run's start",
+		tot.files, tot.reads, tot.seekedRows, tot.droppedRows, tot.bytes, tot.compared[0], tot.compared[1])
+	if tot.compared[0] == 0 || tot.compared[1] == 0 {
+		t.Errorf("streams compared with the row index: %v", tot.compared)
+	}
 }

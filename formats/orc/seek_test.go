@@ -28,6 +28,9 @@ type seekRead struct {
 	counts SkipCounts
 	noSeek []bool // per column: not seekable in some stripe whose row index was read
 	cols   int
+	// compared counts the streams compared with the row index at row
+	// group starts and stripe ends: exactly, and past a run's start.
+	compared [2]int64
 }
 
 func (s *seekRead) release() {
@@ -59,6 +62,7 @@ func readSkipping(f *File, mem memory.Allocator, rows int, skip []RowRange, noSe
 		}
 	}
 	out.counts = br.SkipCounts()
+	out.compared = br.compared
 	return out, nil
 }
 
@@ -148,6 +152,7 @@ func truncate(s string) string {
 // decoding and dropping, and adds up what was seeked.
 type seekTotals struct {
 	files, reads, seekedRows, droppedRows, bytes int64
+	compared                                     [2]int64
 	fallback                                     map[string]bool // file: column that never seeked
 }
 
@@ -185,6 +190,8 @@ func seekDiff(t *testing.T, name string, data []byte, rng *rand.Rand, random int
 			tot.seekedRows += got.counts.RowsSeeked
 			tot.droppedRows += got.counts.RowsDropped
 			tot.bytes += got.counts.BytesSeeked
+			tot.compared[0] += got.compared[0]
+			tot.compared[1] += got.compared[1]
 			for i, no := range got.noSeek {
 				if no {
 					tot.fallback[name+": "+f.Schema().Fields[i].Name] = true
@@ -237,10 +244,10 @@ func TestSeekRealFiles(t *testing.T) {
 		fb = append(fb, k)
 	}
 	sort.Strings(fb)
-	t.Logf("%d files, %d reads: %d rows seeked, %d decoded and dropped, %d bytes seeked; columns not seekable in some stripe: %v",
-		tot.files, tot.reads, tot.seekedRows, tot.droppedRows, tot.bytes, fb)
-	if tot.files < 10 || tot.seekedRows == 0 {
-		t.Errorf("too little seeking: %d files, %d rows", tot.files, tot.seekedRows)
+	t.Logf("%d files, %d reads: %d rows seeked, %d decoded and dropped, %d bytes seeked; streams compared with the row index %d exactly, %d past a run's start; columns not seekable in some stripe: %v",
+		tot.files, tot.reads, tot.seekedRows, tot.droppedRows, tot.bytes, tot.compared[0], tot.compared[1], fb)
+	if tot.files < 10 || tot.seekedRows == 0 || tot.compared[0] == 0 || tot.compared[1] == 0 {
+		t.Errorf("too little seeking: %d files, %d rows, %v streams compared", tot.files, tot.seekedRows, tot.compared)
 	}
 }
 

@@ -3,12 +3,15 @@ package orc
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakecat/lakecat/internal/testutil"
 	"github.com/lakecat/lakecat/schema"
@@ -159,4 +162,84 @@ func TestBatchSkip(t *testing.T) {
 		t.Errorf("first batch at %d of %d rows, want 5100 and 4900", br.BatchStart(), b.NumRows())
 	}
 	b.Release()
+}
+
+// TestSetStripes moves one reader from stripe to stripe, mid-stripe too:
+// each range gives the batches, rows and BatchStart of a new reader of the
+// same options, and a range or skip it refuses ends the reader.
+func TestSetStripes(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testutil.RealDir(t, "apache-orc", "examples"), "TestOrcFile.testStripeLevelStats.orc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ctx := context.Background()
+	// Stripes of 5000, 5000 and 1000 rows; int1 is 1, 2, 3 per stripe.
+	moved, err := f.NewBatchReader(nil, BatchOptions{BatchRows: 700, Allocator: mem, FirstStripe: 2, Stripes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer moved.Close()
+	b, err := moved.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Release() // 700 of stripe 2's 1000 rows; the rest is dropped below
+	for _, c := range []struct {
+		o    BatchOptions
+		rows int64
+	}{
+		{BatchOptions{FirstStripe: 0, Stripes: 1, Skip: []RowRange{{0, 10}, {4000, 4100}}}, 4890},
+		{BatchOptions{FirstStripe: 1}, 6000},
+		{BatchOptions{FirstStripe: 2, Stripes: 1, Skip: []RowRange{{10000, 10999}}}, 1},
+		{BatchOptions{FirstStripe: 0, Stripes: 3, Skip: []RowRange{{0, 10500}}}, 500},
+	} {
+		o := c.o
+		if err := moved.SetStripes(o.FirstStripe, o.Stripes, o.Skip); err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		o.BatchRows, o.Allocator = 700, mem
+		fresh, err := f.NewBatchReader(nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows int64
+		for i := 0; ; i++ {
+			want, werr := fresh.Next(ctx)
+			got, gerr := moved.Next(ctx)
+			if werr != nil || gerr != nil {
+				if !errors.Is(werr, io.EOF) || !errors.Is(gerr, io.EOF) {
+					t.Fatalf("%+v batch %d: errors %v and %v, want io.EOF for both", o, i, werr, gerr)
+				}
+				break
+			}
+			if !array.RecordEqual(got, want) || moved.BatchStart() != fresh.BatchStart() {
+				t.Errorf("%+v batch %d: at %d %v, want at %d %v", o, i, moved.BatchStart(), got, fresh.BatchStart(), want)
+			}
+			rows += got.NumRows()
+			got.Release()
+			want.Release()
+		}
+		fresh.Close()
+		if rows != c.rows {
+			t.Errorf("%+v: %d rows, want %d", c.o, rows, c.rows)
+		}
+	}
+	if err := moved.SetStripes(2, 2, nil); err == nil {
+		t.Error("stripes [2, +2) of 3 accepted")
+	}
+	if err := moved.SetStripes(0, 0, []RowRange{{20, 30}, {10, 15}}); err == nil {
+		t.Error("descending skipped ranges accepted")
+	}
+	if b, err := moved.Next(ctx); !errors.Is(err, io.EOF) {
+		if b != nil {
+			b.Release()
+		}
+		t.Errorf("Next after a refused SetStripes: %v, want io.EOF", err)
+	}
 }

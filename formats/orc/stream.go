@@ -26,7 +26,23 @@ type stream struct {
 	rawStore   []byte // the read window of a compressed stream
 	buf        []byte // decompressed bytes: the decoder's window
 	left       int    // decompressed bytes the stream may still produce (Limits.StreamBytes)
+	// kind is the stream's kind (sData, sLength, ...), for errors.
+	kind uint64
+	// base is the offset of buf[0] in the stream's decompressed bytes (in
+	// a file without compression, the byte offset in the stream); after a
+	// seek in a compressed stream it counts from the chunk seeked to.
+	// marks lists the chunks decompressed since the stripe was loaded or
+	// the stream seeked: the row index check ([stream.expected]) maps a
+	// position's chunk offset to decompressed bytes by them.
+	base  int64
+	marks []chunkMark
 }
+
+// chunkMark places one decompressed chunk: raw is its offset in the
+// stream's compressed bytes (s.read-len(s.raw) when its header is read:
+// the windows read so far end at s.read), dec the offset of its first
+// byte in the decompressed bytes (counted as stream.base is).
+type chunkMark struct{ raw, dec int64 }
 
 // readWindow is the least number of bytes a stream reads from the file at
 // a time (all that is left when fewer are): large enough that a stripe on
@@ -75,10 +91,22 @@ type readError struct{ err error }
 func (e *readError) Error() string { return e.err.Error() }
 func (e *readError) Unwrap() error { return e.err }
 
-// reset starts the stream over the size bytes at file offset off of src.
-func (s *stream) reset(dec *decompressor, src io.ReaderAt, off int64, size int, left int) {
-	s.dec, s.src, s.off, s.size, s.read, s.left = dec, src, off, size, 0, left
-	s.raw, s.rawStore, s.buf = nil, s.rawStore[:0], s.buf[:0]
+// reset starts the stream, of kind kind, over the size bytes at file
+// offset off of src, keeping its buffers (a stripe after another, or
+// another stripe range after [BatchReader.SetStripes]).
+func (s *stream) reset(dec *decompressor, src io.ReaderAt, kind uint64, off int64, size int, left int) {
+	s.dec, s.src, s.kind, s.off, s.size, s.read, s.left = dec, src, kind, off, size, 0, left
+	s.raw, s.rawStore, s.buf, s.base, s.marks = nil, s.rawStore[:0], s.buf[:0], 0, s.marks[:0]
+}
+
+// offset returns the offset in the decompressed bytes of the byte at p
+// of a decoder window that starts at buf[0] (every window [stream.more]
+// and [stream.readInto] return does).
+func (s *stream) offset(p int) int64 {
+	if s == nil {
+		return 0
+	}
+	return s.base + int64(p)
 }
 
 // release gives the stream's buffers back to rawPools.
@@ -149,6 +177,7 @@ func (s *stream) more(b []byte, p, need int) ([]byte, int, error) {
 	}
 	// b is s.buf (or a prefix of it): keep its tail at the front.
 	s.buf = append(s.buf[:0], b[p:]...)
+	s.base += int64(p)
 	for len(s.buf) < need && !s.done() {
 		if err := s.chunk(need - len(s.buf)); err != nil {
 			return s.buf, 0, err
@@ -198,7 +227,7 @@ func (s *stream) chunk(want int) error {
 
 // take returns the next compression chunk's bytes and whether they are
 // the original, uncompressed bytes (the header's low bit), and moves past
-// it.
+// it, marking the chunk (chunkMark) as decompressed at the end of s.buf.
 func (s *stream) take() (c []byte, orig bool, err error) {
 	if err := s.rawHave(3); err != nil {
 		return nil, false, err
@@ -215,6 +244,7 @@ func (s *stream) take() (c []byte, orig bool, err error) {
 		return nil, false, fmt.Errorf("compression chunk of %d bytes with %d bytes left", n, len(s.raw)-3)
 	}
 	c = s.raw[3 : 3+n]
+	s.marks = append(s.marks, chunkMark{raw: int64(s.read - len(s.raw)), dec: s.base + int64(len(s.buf))})
 	s.raw = s.raw[3+n:]
 	return c, h&1 == 1, nil
 }
@@ -260,7 +290,8 @@ func (s *stream) readInto(dst, b []byte, p int) ([]byte, int, error) {
 	if dst = dst[k:]; len(dst) == 0 {
 		return b, p, nil
 	}
-	s.buf = s.buf[:0]
+	// The window is consumed; dst's bytes follow it in the stream.
+	s.buf, s.base = s.buf[:0], s.base+int64(len(b))
 	if s.dec.kind == compNone {
 		if s.size-s.read < len(dst) {
 			return s.buf, 0, errShort
@@ -273,6 +304,7 @@ func (s *stream) readInto(dst, b []byte, p int) ([]byte, int, error) {
 			return s.buf, 0, &readError{err}
 		}
 		s.read += len(dst)
+		s.base += int64(len(dst))
 		return s.buf, 0, nil
 	}
 	for len(dst) > 0 {
@@ -307,12 +339,13 @@ func (s *stream) readInto(dst, b []byte, p int) ([]byte, int, error) {
 		dst = dst[k:]
 		if k < len(out) { // the rest of the chunk is the new window
 			if orig {
-				s.buf = append(s.buf[:0], out[k:]...)
+				s.buf, s.base = append(s.buf[:0], out[k:]...), s.base+int64(k)
 				return s.buf, 0, nil
 			}
-			s.buf = out
+			s.buf = out // base stays at the chunk's start
 			return s.buf, k, nil
 		}
+		s.base += int64(k)
 	}
 	return s.buf, 0, nil
 }

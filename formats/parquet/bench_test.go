@@ -177,7 +177,11 @@ func cpuNanos() int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
-func benchLakecat(b *testing.B, data []byte) {
+func benchLakecat(b *testing.B, data []byte) { benchLakecatOpts(b, data, BatchOptions{}) }
+
+// benchLakecatOpts reads every row of data with opts (every column), per
+// row of the file; rows of opts.Skip are left out.
+func benchLakecatOpts(b *testing.B, data []byte, opts BatchOptions) {
 	var rows int64
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -190,11 +194,14 @@ func benchLakecat(b *testing.B, data []byte) {
 			b.Fatal(err)
 		}
 		rows = f.NumRows()
-		br, err := f.NewBatchReader(f.Schema(), BatchOptions{})
+		br, err := f.NewBatchReader(f.Schema(), opts)
 		if err != nil {
 			b.Fatal(err)
 		}
 		n := int64(0)
+		if opts.Skip != nil {
+			n = int64(opts.Skip.GetCardinality())
+		}
 		for {
 			rec, err := br.Next(context.Background())
 			if errors.Is(err, io.EOF) {
@@ -258,6 +265,16 @@ func BenchmarkDecodeFlat(b *testing.B) {
 	b.Run("pqarrow", func(b *testing.B) { benchPQArrow(b, data) })
 }
 
+// BenchmarkSkipPos10 decodes the file of BenchmarkDecodeFlat whole (none)
+// and leaving out lakebench's table/deletes/pos10 positions (pos10, 10% of
+// the rows scattered; [BatchOptions.Skip]); per row of the file.
+func BenchmarkSkipPos10(b *testing.B) {
+	data := benchFile(b, "flat")
+	skip := skipPatterns(benchRows)["pos10"]
+	b.Run("none", func(b *testing.B) { benchLakecatOpts(b, data, BatchOptions{}) })
+	b.Run("pos10", func(b *testing.B) { benchLakecatOpts(b, data, BatchOptions{Skip: skip}) })
+}
+
 // BenchmarkDecodeListStruct decodes a list<struct<a long, b string>> column
 // (262,144 rows, 0–6 elements, 10% null lists).
 func BenchmarkDecodeListStruct(b *testing.B) {
@@ -272,4 +289,23 @@ func BenchmarkDecodeMapOfLists(b *testing.B) {
 	data := benchFile(b, "map")
 	b.Run("lakecat", func(b *testing.B) { benchLakecat(b, data) })
 	b.Run("pqarrow", func(b *testing.B) { benchPQArrow(b, data) })
+}
+
+// BenchmarkPlanSelected plans the batches (runs, ranges, keep mask) of a
+// 1,048,576-row read leaving out lakebench's pos10 positions; per row.
+func BenchmarkPlanSelected(b *testing.B) {
+	skip := skipPatterns(benchRows)["pos10"]
+	b.ReportAllocs()
+	cpu0 := cpuNanos()
+	for b.Loop() {
+		br := &BatchReader{rows: DefaultBatchRows, left: benchRows}
+		br.startSkip(skip)
+		for br.left > 0 {
+			_, covered := br.planSelected()
+			br.left -= covered
+			br.next += covered
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(int64(b.N)*benchRows), "ns/row")
+	b.ReportMetric(float64(cpuNanos()-cpu0)/float64(int64(b.N)*benchRows), "cpu-ns/row")
 }

@@ -329,6 +329,9 @@ func (lr *leafReader) checkSegment(start, size int64, codec format.CompressionCo
 			return ord, &CorruptError{File: lr.f.name, Offset: start + off, Section: "page header of " + lr.ln.phys.path,
 				Err: fmt.Errorf("page claims %d uncompressed bytes (limit %d)", h.UncompressedPageSize, lr.f.limits.ColumnChunkBytes)}
 		}
+		if err := checkPageEncodings(&h); err != nil {
+			return ord, &CorruptError{File: lr.f.name, Offset: start + off - int64(n), Section: "page header of " + lr.ln.phys.path, Err: err}
+		}
 		if v := pageValues(&h); v > maxPageValues {
 			return ord, unsupportedf("%s: column %s: page at offset %d holds %d values (cap %d)",
 				displayName(lr.f.name), lr.ln.phys.path, start+off, v, maxPageValues)
@@ -348,6 +351,38 @@ func (lr *leafReader) checkSegment(start, size int64, codec format.CompressionCo
 		off += int64(h.CompressedPageSize)
 	}
 	return ord, nil
+}
+
+// maxEncoding is the highest value of parquet.thrift's enum Encoding
+// (BYTE_STREAM_SPLIT, 9); 0 to 9 are all defined, GROUP_VAR_INT (1) as
+// deprecated.
+const maxEncoding = format.ByteStreamSplit
+
+// checkPageEncodings returns an error naming the encoding field of a data
+// page (v1: values, definition and repetition levels; v2: values) or
+// dictionary page header whose value is none parquet.thrift's enum
+// Encoding defines, a damaged header rather than an encoding lakecat does
+// not decode: that stays for the page decoder to refuse as unsupported
+// (GROUP_VAR_INT, or an encoding the column's type does not take).
+func checkPageEncodings(h *format.PageHeader) error {
+	check := func(what string, e format.Encoding) error {
+		if e < 0 || e > maxEncoding {
+			return fmt.Errorf("%s encoding %d, which the Parquet format does not define (parquet.thrift Encoding: 0 to %d)", what, e, maxEncoding)
+		}
+		return nil
+	}
+	var err error
+	switch {
+	case h.DataPageHeader.Valid:
+		v := &h.DataPageHeader.V
+		err = errors.Join(check("data page", v.Encoding), check("data page definition level", v.DefinitionLevelEncoding),
+			check("data page repetition level", v.RepetitionLevelEncoding))
+	case h.DataPageHeaderV2.Valid:
+		err = check("data page v2", h.DataPageHeaderV2.V.Encoding)
+	case h.DictionaryPageHeader.Valid:
+		err = check("dictionary page", h.DictionaryPageHeader.V.Encoding)
+	}
+	return err
 }
 
 // pageValues returns the number of values (level entries) a page header

@@ -79,7 +79,10 @@
 // taken from the file. Pages are decompressed and decoded by parquet-go, so
 // the codecs are parquet-go's: UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD,
 // LZ4_RAW (not the deprecated Hadoop-framed LZ4, which gives
-// [ErrUnsupported]); page CRCs are verified. The row count is the sum of the
+// [ErrUnsupported]); page CRCs are verified. A page header whose encoding
+// is no value of parquet.thrift's enum Encoding is [ErrCorrupt]; one the
+// format defines that parquet-go does not decode for the column's type
+// (GROUP_VAR_INT, say) is [ErrUnsupported]. The row count is the sum of the
 // row groups' counts (some writers leave the footer's num_rows 0).
 //
 // Errors are [ErrCorrupt] (with a [*CorruptError] giving the offset and

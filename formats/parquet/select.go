@@ -31,27 +31,39 @@ var maxSkipSpan int64 = 1 << 20 // a variable for tests
 // only skipped rows: every row left (covered is br.left) or maxSkipSpan of
 // them.
 func (br *BatchReader) planSelected() (kept int, covered int64) {
-	br.runs, br.ranges = br.runs[:0], br.ranges[:0]
+	runs, ranges := br.runs[:0], br.ranges[:0]
 	pos, end := br.next, br.next+br.left
+	lim := min(end, br.next+maxSkipSpan) // no skipped row planned past it
 	skip := 0
-	for kept < br.rows && pos < end && pos-br.next < maxSkipSpan {
+	buf, at := br.skipBuf, br.skipAt // the skipped rows not yet passed
+	for kept < br.rows && pos < lim {
+		if at >= len(buf) {
+			br.skipAt = at
+			br.refillSkip()
+			buf, at = br.skipBuf, br.skipAt
+		}
 		d := end
-		if p, ok := br.peekSkip(); ok {
-			d = min(p, end)
+		if at < len(buf) {
+			d = min(int64(buf[at]), end)
 		}
 		if d == pos {
-			br.skipAt++
-			skip++
-			pos++
+			// Skipped rows: every consecutive one buffered at once.
+			for at < len(buf) && int64(buf[at]) == pos && pos < lim {
+				at++
+				pos++
+				skip++
+			}
 			continue
 		}
 		take := int(min(d-pos, int64(br.rows-kept)))
-		br.runs = append(br.runs, rowRun{skip: skip, take: take})
-		br.ranges = append(br.ranges, RowRange{Start: pos, End: pos + int64(take)})
+		runs = append(runs, rowRun{skip: skip, take: take})
+		ranges = append(ranges, RowRange{Start: pos, End: pos + int64(take)})
 		skip = 0
 		kept += take
 		pos += int64(take)
 	}
+	br.skipAt = at
+	br.runs, br.ranges = runs, ranges
 	if kept == 0 && pos == end {
 		return 0, end - br.next
 	}
@@ -60,27 +72,39 @@ func (br *BatchReader) planSelected() (kept int, covered int64) {
 		br.runs = append(br.runs, rowRun{skip: skip})
 	}
 	covered = pos - br.next
+	// The mask: every byte set, then the skipped rows' cleared (a tenth of
+	// the rows for lakebench's pos10, mostly one at a time).
 	m := slices.Grow(br.mask[:0], int(covered))[:covered]
+	fillOnes(m)
 	o := 0
 	for _, r := range br.runs {
-		clear(m[o : o+r.skip])
-		if r.take == 0 {
-			break
+		switch {
+		case r.skip == 1:
+			m[o] = 0
+		case r.skip > 1:
+			clear(m[o : o+r.skip])
 		}
-		o += r.skip
-		t := m[o : o+r.take]
-		for i := range t {
-			t[i] = 1
-		}
-		o += r.take
+		o += r.skip + r.take
 	}
-	clear(m[o:]) // rows skipped after the last kept one
 	br.mask = m
 	return kept, covered
 }
 
-// peekSkip returns the next skipped row not yet passed.
-func (br *BatchReader) peekSkip() (int64, bool) {
+// fillOnes sets every byte of m to 1, doubling the bytes set by a copy.
+func fillOnes(m []uint8) {
+	if len(m) == 0 {
+		return
+	}
+	m[0] = 1
+	for n := 1; n < len(m); n *= 2 {
+		copy(m[n:], m[:n])
+	}
+}
+
+// refillSkip reads the next skipped rows from the skip set into skipBuf
+// once every buffered one is passed, and returns the first not yet passed
+// (false when none is left).
+func (br *BatchReader) refillSkip() (int64, bool) {
 	for br.skipAt >= len(br.skipBuf) {
 		if cap(br.skipBuf) == 0 {
 			br.skipBuf = make([]uint64, 1024)
@@ -108,7 +132,7 @@ func (br *BatchReader) LastRows() []RowRange { return br.ranges }
 // far: after io.EOF, all of them.
 func (br *BatchReader) RowsDone() int64 { return br.next - br.first }
 
-// startSkip starts reading the skipped rows of skip (peekSkip passes
+// startSkip starts reading the skipped rows of skip (refillSkip passes
 // those before the reader's first row).
 func (br *BatchReader) startSkip(skip *roaring64.Bitmap) {
 	br.skip = skip
@@ -136,7 +160,11 @@ func (lr *leafReader) beginBatch(nRows int) {
 		}
 		w := max(lr.conv.width, 1)
 		if lr.maxRep == 0 {
-			lr.fixed.reserve(nRows * w)
+			// One value more than the batch holds: scatterMasked writes
+			// one past the kept values of a stretch, and without the room
+			// its last stretch would double the buffer (a new allocation
+			// and a copy of the batch) once a column and batch.
+			lr.fixed.reserve((nRows + 1) * w)
 		} else {
 			lr.fixed.reserve(lr.hint[2])
 		}

@@ -41,8 +41,15 @@ func New(mem memory.Allocator, keep int) *Pool {
 // SetKeep sets the most buffers kept (before the pool is shared).
 func (p *Pool) SetKeep(keep int) { p.keep = keep }
 
-// Parent returns the caller's allocator the buffers come from.
-func (p *Pool) Parent() memory.Allocator { return p.mem }
+// Parent returns the caller's allocator the buffers come from: for a Pool
+// over another Pool (the batch readers of one file's row groups share one),
+// the allocator under both, which never recycles.
+func (p *Pool) Parent() memory.Allocator {
+	if q, ok := p.mem.(*Pool); ok {
+		return q.Parent()
+	}
+	return p.mem
+}
 
 // Allocate implements memory.Allocator: the smallest kept buffer of at
 // least size bytes (and at most twice size), or a new one. The returned
@@ -68,6 +75,11 @@ func (p *Pool) Allocate(size int) []byte {
 		p.mu.Unlock()
 	}
 	b := p.mem.Allocate(size)
+	if _, ok := p.mem.(*Pool); ok {
+		// A reused buffer of the parent Pool keeps its capacity, so that
+		// Free hands the whole buffer back.
+		return b
+	}
 	return b[:size:size]
 }
 

@@ -49,3 +49,33 @@ func TestPoolReusesAndReturns(t *testing.T) {
 	}
 	p.Free(d)
 }
+
+// TestPoolOverPool: a Pool over another hands out the outer pool's reused
+// buffers whole, gives them back whole, and names the allocator under both
+// as its parent.
+func TestPoolOverPool(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	outer := New(mem, 4)
+	inner := New(outer, 0)
+	if inner.Parent() != memory.Allocator(mem) {
+		t.Fatal("the parent of a pool over a pool is not the allocator under both")
+	}
+	a := outer.Allocate(10000)
+	outer.Free(a)
+	b := inner.Allocate(6000)
+	if len(b) != 6000 || cap(b) != 10000 || &b[0] != &a[0] {
+		t.Fatalf("len %d cap %d reused %v, want 6000 10000 true", len(b), cap(b), &b[0] == &a[0])
+	}
+	inner.Free(b) // inner keeps none: back to outer, whole
+	inner.Close()
+	if got := mem.CurrentAlloc(); got != 10000 {
+		t.Fatalf("%d bytes held, want 10000 (kept by outer)", got)
+	}
+	c := outer.Allocate(9000)
+	if cap(c) != 10000 {
+		t.Fatalf("outer handed out cap %d, want its 10000-byte buffer", cap(c))
+	}
+	outer.Close()
+	outer.Free(c)
+}

@@ -139,10 +139,37 @@ type WriteStat struct {
 	FileSizeBytes int64
 }
 
+// avroMagic starts an Avro object container file (Avro specification,
+// "Object Container Files").
+const avroMagic = "Obj\x01"
+
+// damagedContainer reports whether data, which does not start with
+// avroMagic, is an Avro object container whose magic is damaged rather
+// than JSON: it does not start as a JSON object does and either its first
+// four bytes differ from the magic in one byte only or the header's
+// metadata map begins with the "avro.schema" key where a container's
+// does (a count then the key's length, after the magic).
+func damagedContainer(data []byte) bool {
+	if len(data) < 4 || bytes.HasPrefix(data, []byte(avroMagic)) {
+		return false
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		return false
+	}
+	diff := 0
+	for i := range 4 {
+		if data[i] != avroMagic[i] {
+			diff++
+		}
+	}
+	return diff == 1 || bytes.Contains(data[4:min(len(data), 4+16)], []byte("avro.schema"))
+}
+
 // ParseCommitMetadata decodes a completed commit file: JSON (table version
 // ≤ 7) or an Avro object container holding one HoodieCommitMetadata or
 // HoodieReplaceCommitMetadata record (version 8). An empty file is empty
-// metadata. Errors match [ErrCorruptTimeline], or formats/avro.ErrUnsupported
+// metadata. A container whose magic is damaged is reported as one, not as
+// bad JSON. Errors match [ErrCorruptTimeline], or formats/avro.ErrUnsupported
 // (class lakecat.ErrUnsupported) for an Avro codec or schema that package
 // does not read, as for manifests and data files.
 func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
@@ -151,7 +178,10 @@ func ParseCommitMetadata(data []byte) (md *CommitMetadata, err error) {
 		return md, nil
 	}
 	var rec map[string]any
-	if bytes.HasPrefix(data, []byte("Obj\x01")) {
+	if damagedContainer(data) {
+		return nil, fmt.Errorf("%w: damaged Avro object container: magic %q, want %q", ErrCorruptTimeline, data[:4], avroMagic)
+	}
+	if bytes.HasPrefix(data, []byte(avroMagic)) {
 		f, err := avrorec.Open(data, "instant")
 		if err != nil {
 			return nil, avrorec.OpenError(ErrCorruptTimeline, "hudi: instant", err)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -510,7 +511,11 @@ func (s *Scan) DeletesError() error {
 	if s.Snapshot != nil {
 		id = s.Snapshot.SnapshotID
 	}
-	return &DeletesError{SnapshotID: id, Counts: counts, Summary: strings.Join(parts, ", ")}
+	text := strconv.FormatInt(id, 10)
+	if s.Metadata != nil {
+		text = s.Metadata.formatSnapshotID(id)
+	}
+	return &DeletesError{SnapshotID: id, Counts: counts, Summary: strings.Join(parts, ", "), id: text}
 }
 
 // DeletesError summarizes the delete files of a snapshot, for a reader
@@ -523,11 +528,24 @@ type DeletesError struct {
 	Counts map[string]int
 	// Summary lists the counts in manifest order of first appearance.
 	Summary string
+	// id is SnapshotID as the table metadata states it (an id above
+	// 2^63-1 in unsigned decimal, see [Metadata.snapshotID]).
+	id string
+}
+
+// ID returns the snapshot id as the table metadata states it: an id the
+// metadata gives above 2^63-1 (SnapshotID is then negative, modulo 2^64)
+// in unsigned decimal, as a user passes it back.
+func (e *DeletesError) ID() string {
+	if e.id == "" {
+		return strconv.FormatInt(e.SnapshotID, 10)
+	}
+	return e.id
 }
 
 // Error implements error.
 func (e *DeletesError) Error() string {
-	return fmt.Sprintf("iceberg: snapshot %d has delete files (%s)", e.SnapshotID, e.Summary)
+	return fmt.Sprintf("iceberg: snapshot %s has delete files (%s)", e.ID(), e.Summary)
 }
 
 // Unwrap returns [ErrDeleteFiles].

@@ -158,7 +158,7 @@ func TestScanDuckDB(t *testing.T) {
 			snapshot: -8570200863586094827, schemaID: 0,
 			data:       []string{"data/val_bucket=0/00000-0-d2abf39d-e78d-4f97-8f12-88b0626995dc.parquet PARQUET data rows=3 spec=0 part=map[1000:0]"},
 			deletes:    []string{"data/val_bucket=0/eq-delete-cc70197d-cfbc-4758-8c7e-30a34b566b89.parquet PARQUET equality deletes rows=1 spec=0 part=map[1000:0]"},
-			deletesErr: "iceberg: snapshot -8570200863586094827 has delete files (1 equality deletes)",
+			deletesErr: "iceberg: snapshot 9876543210123456789 has delete files (1 equality deletes)",
 		},
 	} {
 		runScanCase(t, real, tc)

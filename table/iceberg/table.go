@@ -172,7 +172,7 @@ func (t *Table) streamOf(scan *Scan, opts table.ScanOptions, files iter.Seq2[*Da
 func (s *Scan) ignoreDeletes(opts table.ScanOptions) bool {
 	var de *DeletesError
 	if err := s.DeletesError(); errors.As(err, &de) && opts.IgnoreDeletes {
-		scanplan.Warn(opts, "ignoring the delete files of snapshot %d (%s): deleted rows are returned", de.SnapshotID, de.Summary)
+		scanplan.Warn(opts, "ignoring the delete files of snapshot %s (%s): deleted rows are returned", de.ID(), de.Summary)
 		return true
 	}
 	return false

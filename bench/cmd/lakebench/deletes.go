@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/lakecat/lakecat/internal/icebergwrite"
 	"github.com/lakecat/lakecat/reader"
@@ -128,4 +131,29 @@ func deleteVariants(cfg config, ds *dataset) ([]*variant, error) {
 		}})
 	}
 	return vs, nil
+}
+
+// printDeleteRatios prints, for a run that timed table/deletes/none, each
+// other delete variant's process CPU time over it (issue 14's targets:
+// pos10 at most 1.15, eq1 at most 1.5) two ways: the ratio of the least
+// CPU times and the median of the per-round ratios (the variants of a
+// round run back to back).
+func printDeleteRatios(w io.Writer, vs []*variant) {
+	i := slices.IndexFunc(vs, func(v *variant) bool { return v.name == "table/deletes/none" })
+	if i < 0 || len(vs[i].cpu) == 0 {
+		return
+	}
+	none := vs[i]
+	for _, v := range vs {
+		if v == none || len(v.cpu) == 0 || !strings.HasPrefix(v.name, "table/deletes/") {
+			continue
+		}
+		var per []float64
+		for r := range min(len(v.cpu), len(none.cpu)) {
+			per = append(per, float64(v.cpu[r])/float64(max(none.cpu[r], 1)))
+		}
+		slices.Sort(per)
+		fmt.Fprintf(w, "%s / table/deletes/none, CPU time: %.2f× (least), %.2f× (median of %d per-round ratios)\n",
+			v.name, float64(best(v.cpu))/float64(max(best(none.cpu), 1)), per[len(per)/2], len(per))
+	}
 }

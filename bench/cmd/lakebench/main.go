@@ -51,6 +51,18 @@
 //	duckdb/arrow            duckdb/scan converting every chunk to Arrow
 //	                        (only in a build with -tags duckdb_arrow)
 //	floor/duckdb-file       decompression alone of every page of that file
+//	lakecat/rowgroups/<W>   reader.Open on the Parquet file, Options.Workers
+//	                        W = 1 and 2 (see parallel.go)
+//	lakecat-orc/stripes/<W> the same rows as ORC in stripes of -rowgroup rows
+//	                        (or -stripe), Options.Workers W = 1 and 2
+//	lakecat/files/<W>       the rows as 4 Parquet part files through
+//	                        reader.ScanFiles, ScanOptions.Workers W = 1 and 2
+//
+// After the table, the parallel pairs get their own: the wall-time ratio 2
+// workers / 1 worker (least and median of the per-round ratios: the pair
+// runs back to back in each round), CPU ns/row of each and the Go heap
+// bytes allocated per run. Wall time means something only on an idle
+// machine.
 //
 // After that table, the real-writer comparison (-shapes) reads each shape of
 // issue 20 (narrow, plainstr, wide, lineitem, nested) as written by DuckDB
@@ -223,6 +235,7 @@ type variant struct {
 	fn    func(ctx context.Context) (int64, error)
 	times []time.Duration
 	cpu   []time.Duration // process CPU time (user + system) of each run
+	heap  []uint64        // bytes allocated on Go's heap during each run
 }
 
 // cpuTime returns the CPU time the process has used so far (user + system,
@@ -278,6 +291,8 @@ func run(cfg config, jsonOut string, gate bool, cpuprof string) int {
 	fmt.Printf("lakebench: %d rows, %d runs (best and median), GOMAXPROCS=%d, %s/%s, %s, load average at the start %s%s\n\n",
 		cfg.rows, cfg.runs, cfg.workers, runtime.GOOS, runtime.GOARCH, runtime.Version(), load0, note)
 	printTable(os.Stdout, res)
+	printDeleteRatios(os.Stdout, vs)
+	printParallel(os.Stdout, vs)
 	fmt.Fprintf(os.Stderr, "lakebench: total %v\n", time.Since(start).Round(time.Millisecond))
 	if jsonOut != "" {
 		b, _ := json.MarshalIndent(res, "", "  ")
@@ -336,6 +351,8 @@ func measure(ctx context.Context, vs []*variant, runs int, cpuprof string) int {
 	for r := 0; r < runs; r++ {
 		for _, v := range vs {
 			runtime.GC()
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
 			c0 := cpuTime()
 			t0 := time.Now()
 			if _, err := v.fn(ctx); err != nil {
@@ -344,6 +361,8 @@ func measure(ctx context.Context, vs []*variant, runs int, cpuprof string) int {
 			}
 			v.times = append(v.times, time.Since(t0))
 			v.cpu = append(v.cpu, cpuTime()-c0)
+			runtime.ReadMemStats(&m1)
+			v.heap = append(v.heap, m1.TotalAlloc-m0.TotalAlloc)
 		}
 	}
 	return 0

@@ -299,6 +299,11 @@ func setup(ctx context.Context, cfg config) ([]*variant, error) {
 			return rows, nil
 		})
 		vs = append(vs, dvs...)
+		pvs, err := parallelVariants(cfg, codec, ds, pqData, fileSchema, decoded)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, pvs...)
 	}
 	tvs, err := tableVariants(ctx, cfg, ds)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -308,6 +309,9 @@ func prepare(l *table.Listing, partitionType *schema.StructType, opts table.Scan
 	var cols, meta []string
 	for _, c := range opts.Columns {
 		if table.IsMetadataColumn(c) {
+			if slices.Contains(meta, c) {
+				return nil, fmt.Errorf("%w: %q", schema.ErrDuplicateColumn, c)
+			}
 			meta = append(meta, c)
 		} else {
 			cols = append(cols, c)
