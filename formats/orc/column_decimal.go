@@ -1,8 +1,10 @@
 package orc
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/big"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -130,18 +132,31 @@ func rescale(v decimal128.Num, from, to int64) (decimal128.Num, error) {
 // readVarint63 reads a zigzag varint of at most 9 bytes (a value of 63
 // bits, what most decimals hold) at b[p]; ok is false when the varint is
 // longer or b holds fewer than 9 bytes from p, and readVarint128 must read
-// it.
+// it. A varint of at most 8 bytes is decoded from one 64-bit load without
+// a branch per byte: the first byte whose continuation bit is clear ends
+// it, and three shift-and-mask steps pack its 7-bit groups together.
 func readVarint63(b []byte, p int) (v int64, np int, ok bool) {
 	if p < 0 || len(b)-p < 9 {
 		return 0, p, false
 	}
 	w := b[p : p+9]
-	var u uint64
-	for i, c := range w {
-		u |= uint64(c&0x7f) << (7 * uint(i))
-		if c < 0x80 {
-			return int64(u>>1) ^ -int64(u&1), p + i + 1, true
-		}
+	x := binary.LittleEndian.Uint64(w)
+	if end := ^x & 0x8080808080808080; end != 0 {
+		n := (bits.TrailingZeros64(end) + 1) / 8 // bytes in the varint
+		x &= 1<<(8*uint(n)) - 1                  // all ones for n == 8
+		x &= 0x7f7f7f7f7f7f7f7f
+		x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+		x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+		x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+		return int64(x>>1) ^ -int64(x&1), p + n, true
+	}
+	if c := w[8]; c < 0x80 {
+		x &= 0x7f7f7f7f7f7f7f7f
+		x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+		x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+		x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+		x |= uint64(c) << 56
+		return int64(x>>1) ^ -int64(x&1), p + 9, true
 	}
 	return 0, p, false
 }

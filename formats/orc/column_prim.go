@@ -78,8 +78,7 @@ func (c *byteColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 // decoded straight into the Arrow buffer of the column's width.
 type intColumn struct {
 	base
-	data    intReader
-	scratch []int64 // for narrowing to 16 and 32 bits
+	data intReader
 }
 
 func (c *intColumn) reset(s *stripe) error {
@@ -104,14 +103,14 @@ func (c *intColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	switch c.dt.ID() {
 	case arrow.INT16:
 		buf = newBuffer(c.mem, 2*n)
-		out := arrow.Int16Traits.CastFromBytes(buf.Bytes())
-		if c.scratch, err = fillInts(c.data, out[n-k:], c.scratch); err == nil {
+		out := arrow.Uint16Traits.CastFromBytes(buf.Bytes())
+		if _, err = c.data.fill16(out[n-k:]); err == nil {
 			expand(out, valid, k)
 		}
 	case arrow.INT32, arrow.DATE32:
 		buf = newBuffer(c.mem, 4*n)
-		out := arrow.Int32Traits.CastFromBytes(buf.Bytes())
-		if c.scratch, err = fillInts(c.data, out[n-k:], c.scratch); err == nil {
+		out := arrow.Uint32Traits.CastFromBytes(buf.Bytes())
+		if _, err = c.data.fill32(out[n-k:]); err == nil {
 			expand(out, valid, k)
 		}
 	default:
@@ -129,8 +128,9 @@ func (c *intColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 }
 
 // floatColumn decodes float and double columns: DATA holds IEEE 754 values,
-// 4 or 8 bytes little endian each, for present rows only; they are copied
-// as one block and spread over the rows in place when some are null.
+// 4 or 8 bytes little endian each, for present rows only; they are read
+// (decompressed) straight into the Arrow buffer and spread over the rows in
+// place when some are null.
 type floatColumn struct {
 	base
 	s    *stream
@@ -157,17 +157,15 @@ func (c *floatColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	if c.dt.ID() == arrow.FLOAT32 {
 		w = 4
 	}
-	if c.data, c.p, err = c.s.more(c.data, c.p, k*w); err != nil {
-		return nil, c.wrapErr("DATA stream", err)
-	}
-	if k*w > len(c.data)-c.p {
-		return nil, c.errf("DATA stream: %w (%d values)", errShort, k)
-	}
-	src := c.data[c.p : c.p+k*w]
-	c.p += k * w
 	buf := newBuffer(c.mem, n*w)
 	out := buf.Bytes()
-	copy(out[(n-k)*w:], src)
+	if c.data, c.p, err = c.s.readInto(out[(n-k)*w:], c.data, c.p); err != nil {
+		buf.Release()
+		if err == errShort {
+			return nil, c.errf("DATA stream: %w (%d values)", errShort, k)
+		}
+		return nil, c.wrapErr("DATA stream", err)
+	}
 	if w == 8 {
 		expand(arrow.Uint64Traits.CastFromBytes(out), valid, k)
 	} else {

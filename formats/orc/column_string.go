@@ -113,13 +113,16 @@ func (c *stringColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 			return nil, c.errf("%w: more than %d bytes in one batch", ErrTooLarge, maxBatchBytes)
 		}
 	}
-	if !c.dict {
+	if !c.dict && total > int64(len(c.data)-c.p) && (c.fixed > 0 || !c.s.mayHold(int(total)-(len(c.data)-c.p))) {
+		// Fixed-width values are taken from the window; lengths claiming
+		// more bytes than the stream can plausibly hold: decompress what
+		// there is before allocating total bytes.
 		if c.data, c.p, err = c.s.more(c.data, c.p, int(total)); err != nil {
 			return nil, c.wrapErr("DATA stream", err)
 		}
-	}
-	if !c.dict && total > int64(len(c.data)-c.p) {
-		return nil, c.errf("DATA stream: %w (%d bytes wanted, %d left)", errShort, total, len(c.data)-c.p)
+		if total > int64(len(c.data)-c.p) {
+			return nil, c.errf("DATA stream: %w (%d bytes wanted, %d left)", errShort, total, len(c.data)-c.p)
+		}
 	}
 	if c.fixed > 0 {
 		return c.nextFixed(n, k, valid)
@@ -150,9 +153,13 @@ func (c *stringColumn) next(n int, parent []byte) (arrow.ArrayData, error) {
 	}
 	if c.dict {
 		c.copyDict(out, k)
-	} else {
-		copy(out, c.data[c.p:c.p+int(total)])
-		c.p += int(total)
+	} else if c.data, c.p, err = c.s.readInto(out[:total], c.data, c.p); err != nil {
+		offBuf.Release()
+		dataBuf.Release()
+		if err == errShort {
+			return nil, c.errf("DATA stream: %w (%d bytes wanted)", errShort, total)
+		}
+		return nil, c.wrapErr("DATA stream", err)
 	}
 	dataBuf.ResizeNoShrink(int(total))
 	return makeData(c.dt, n, n-k, []*memory.Buffer{c.bitmap(valid, k), offBuf, dataBuf}, nil), nil

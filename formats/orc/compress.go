@@ -179,7 +179,11 @@ func (d *decompressor) chunk(dst, chunk []byte, room int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		grow(room)
+		if n, ok := d.decodedLen(chunk); ok {
+			grow(n)
+		} else {
+			grow(room)
+		}
 		out, err := zd.DecodeAll(chunk, dst)
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
@@ -197,6 +201,24 @@ func (d *decompressor) chunk(dst, chunk []byte, room int) ([]byte, error) {
 		dst = dst[:start+n]
 	}
 	return dst, nil
+}
+
+// decodedLen returns the decompressed size a compressed chunk states, and
+// whether it states one: snappy's length preamble, a zstd frame header's
+// content size.
+func (d *decompressor) decodedLen(chunk []byte) (int, bool) {
+	switch d.kind {
+	case compSnappy:
+		n, err := snappy.DecodedLen(chunk)
+		return n, err == nil
+	case compZstd:
+		var h zstd.Header
+		if h.Decode(chunk) != nil || !h.HasFCS || h.FrameContentSize > uint64(d.blockSize) {
+			return 0, false
+		}
+		return int(h.FrameContentSize), true
+	}
+	return 0, false
 }
 
 // lzoDecompress wraps go-lzo, which may panic on hostile input in some

@@ -360,6 +360,10 @@ func (r *BatchReader) wrap(err error) error {
 	if errors.As(err, &ce) {
 		return err
 	}
+	var re *readError
+	if errors.As(err, &re) {
+		return withFile(fmt.Errorf("orc: reading stripe %d: %w", r.st.idx, re.err), r.f.name)
+	}
 	if errors.Is(err, ErrUnsupported) {
 		return withFile(fmt.Errorf("orc: stripe %d: %w", r.st.idx, err), r.f.name)
 	}
@@ -373,6 +377,9 @@ func (r *BatchReader) Close() error {
 	r.pool.Close()
 	r.cols = nil
 	r.st = stripe{}
+	for _, s := range r.bufs {
+		s.release()
+	}
 	r.bufs = nil
 	return nil
 }
@@ -460,23 +467,19 @@ func (r *BatchReader) loadStripe(i int) error {
 			sr = &stream{}
 			r.bufs[key] = sr
 		}
-		// The compressed bytes are read whole (they are in the file); they
-		// are decompressed chunk by chunk as the column decoders need them.
+		// The stream's bytes are read window by window and decompressed
+		// chunk by chunk as the column decoders need them.
 		if int64(s.length) > r.f.limits.StreamBytes && r.dec.kind == compNone {
 			return cerr(soff, fmt.Sprintf("column %d %s stream", s.column, streamName(s.kind)),
 				fmt.Errorf("%w: %d bytes above %d", ErrTooLarge, s.length, r.f.limits.StreamBytes))
 		}
-		raw := grow(sr.rawStore, int(s.length))
-		if _, err := r.f.r.ReadAt(raw, int64(soff)); err != nil && err != io.EOF {
-			return withFile(fmt.Errorf("orc: reading stripe %d: %w", i, err), r.f.name)
-		}
-		sr.load(raw, r.dec, s.kind, int(min(r.f.limits.StreamBytes, 1<<62)))
+		sr.reset(r.dec, r.f.r, s.kind, int64(soff), int(s.length), int(min(r.f.limits.StreamBytes, 1<<62)))
 		st.streams[key] = sr
 	}
 	r.st = st
 	for _, c := range r.cols {
 		if err := c.reset(&r.st); err != nil {
-			return &CorruptError{File: r.f.name, Offset: int64(si.offset), Section: fmt.Sprintf("stripe %d", i), Err: err}
+			return r.wrap(err)
 		}
 	}
 	r.left = int64(min(si.numberOfRows, 1<<62))

@@ -126,6 +126,11 @@ type intReader interface {
 	// fill decodes len(dst) values into dst and returns how many it
 	// wrote: len(dst) unless the error is set.
 	fill(dst []int64) (int, error)
+	// fill32 and fill16 are fill into 32- and 16-bit words, each value
+	// narrowed as it is decoded (a wider value wraps, as Java's reader
+	// casts): an int or smallint column's Arrow buffer.
+	fill32(dst []uint32) (int, error)
+	fill16(dst []uint16) (int, error)
 	// at returns the decoder's offset in its stream's decompressed
 	// bytes and whether it is between runs (none partly decoded).
 	at() (int64, bool)

@@ -114,7 +114,8 @@ func TestUnpackWidths(t *testing.T) {
 		if n > 0 {
 			bits = append(bits, cur<<(8-n))
 		}
-		got, p, err := unpack(nil, bits, 0, len(vals), int(w))
+		got := make([]uint64, len(vals))
+		p, err := unpack(got, bits, 0, int(w))
 		if err != nil || p != len(bits) {
 			t.Fatalf("width %d: %v at %d", w, err, p)
 		}

@@ -38,9 +38,13 @@ func (d *intRLEv1) next(dst []int64, n int) ([]int64, error) {
 	return dst[:at+m], err
 }
 
-// fill decodes len(dst) values into dst and returns how many it wrote
-// (len(dst) unless err is set).
-func (d *intRLEv1) fill(dst []int64) (int, error) {
+func (d *intRLEv1) fill(dst []int64) (int, error)    { return fillV1(d, int64Words(dst)) }
+func (d *intRLEv1) fill32(dst []uint32) (int, error) { return fillV1(d, dst) }
+func (d *intRLEv1) fill16(dst []uint16) (int, error) { return fillV1(d, dst) }
+
+// fillV1 decodes len(dst) values into dst, each narrowed to U, and returns
+// how many it wrote (len(dst) unless err is set).
+func fillV1[U word](d *intRLEv1, dst []U) (int, error) {
 	i := 0
 	for i < len(dst) {
 		if d.run == 0 {
@@ -78,12 +82,12 @@ func (d *intRLEv1) fill(dst []int64) (int, error) {
 				if err != nil {
 					return i + j, fmt.Errorf("int RLE v1 literal: %w", err)
 				}
-				out[j] = v
+				out[j] = U(v)
 			}
 		} else {
 			v, delta := d.val, d.delta
 			for j := range out {
-				out[j] = v
+				out[j] = U(v)
 				v += delta
 			}
 			d.val = v

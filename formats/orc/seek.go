@@ -156,7 +156,7 @@ func (c *posCursor) stream(s *stream) {
 	}
 	var size uint64
 	if s != nil {
-		size = uint64(len(s.rawStore))
+		size = uint64(s.size)
 	}
 	from := min(c.from[c.i], size)
 	if c.to == nil {
@@ -304,21 +304,22 @@ func (s *stream) seek(off, inner uint64) error {
 		}
 		return fmt.Errorf("%w: row index position %d in a stream the stripe lacks", ErrCorrupt, off)
 	}
-	if off > uint64(len(s.rawStore)) {
-		return fmt.Errorf("%w: row index position %d beyond the stream's %d bytes", ErrCorrupt, off, len(s.rawStore))
+	if off > uint64(s.size) {
+		return fmt.Errorf("%w: row index position %d beyond the stream's %d bytes", ErrCorrupt, off, s.size)
 	}
+	s.read, s.raw, s.rawStore, s.buf, s.base = int(off), nil, s.rawStore[:0], s.buf[:0], 0
 	if s.dec.kind == compNone {
-		s.buf, s.base = s.rawStore[off:], int64(off)
+		s.base = int64(off)
 		return nil
 	}
-	s.raw, s.buf, s.base, s.marks = s.rawStore[off:], s.buf[:0], 0, s.marks[:0]
+	s.marks = s.marks[:0]
 	if inner == 0 {
 		return nil
 	}
-	if len(s.raw) == 0 {
+	if s.done() {
 		return fmt.Errorf("%w: row index position %d in a chunk at the stream's end", ErrCorrupt, inner)
 	}
-	if err := s.chunk(); err != nil {
+	if err := s.chunk(0); err != nil {
 		return err
 	}
 	if inner > uint64(len(s.buf)) {
@@ -344,18 +345,22 @@ func (s *stream) expected(off, inner uint64) (e int64, ok bool) {
 	switch {
 	case found:
 		return s.marks[i].dec + int64(min(inner, 1<<62)), true
-	case o == int64(len(s.rawStore)-len(s.raw)): // the chunk not yet decompressed
+	case o == int64(s.read-len(s.raw)): // the chunk not yet decompressed
 		return s.base + int64(len(s.buf)) + int64(min(inner, 1<<62)), true
 	}
 	return 0, false
 }
 
-// end returns the offset in the decompressed bytes of the stream's end,
-// decompressing the chunks no decoder asked for (none in a stream read to
-// its end).
+// end returns the offset in the decompressed bytes of the stream's end:
+// its size in a file without compression (nothing read), else the offset
+// after the chunks no decoder asked for (none in a stream read to its
+// end), which it reads and decompresses.
 func (s *stream) end() (int64, error) {
-	for len(s.raw) > 0 {
-		if err := s.chunk(); err != nil {
+	if s.dec.kind == compNone {
+		return int64(s.size), nil
+	}
+	for !s.done() {
+		if err := s.chunk(0); err != nil {
 			return 0, err
 		}
 	}

@@ -40,3 +40,48 @@ func TestReadVarint63(t *testing.T) {
 		}
 	}
 }
+
+// TestReadVarint63Lengths compares readVarint63 with readVarint128 on
+// varints of every bit length (1 to 10 bytes) followed by 0xff bytes,
+// which the 64-bit load reads and must mask off.
+func TestReadVarint63Lengths(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n <= 64; n++ {
+		for range 200 {
+			u := r.Uint64() >> uint(64-n)
+			if n == 0 {
+				u = 0
+			}
+			var buf []byte
+			buf = append(buf, 0xaa) // p = 1
+			for x := u; ; x >>= 7 {
+				if x < 0x80 {
+					buf = append(buf, byte(x))
+					break
+				}
+				buf = append(buf, byte(x)|0x80)
+			}
+			size := len(buf) - 1
+			for _, tail := range []int{9, max(0, 9-size)} {
+				b := append(append([]byte{}, buf...), make([]byte, tail)...)
+				for i := len(buf); i < len(b); i++ {
+					b[i] = 0xff
+				}
+				hi, lo, wantP, err := readVarint128(b, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, p, ok := readVarint63(b, 1)
+				if size > 9 || len(b)-1 < 9 {
+					if ok {
+						t.Fatalf("%x: ok for a varint of %d bytes with %d bytes", buf, size, len(b)-1)
+					}
+					continue
+				}
+				if !ok || p != wantP || uint64(v) != lo || uint64(v>>63) != hi {
+					t.Fatalf("%x: %d at %d (ok %v), want %x:%x at %d", buf, v, p, ok, hi, lo, wantP)
+				}
+			}
+		}
+	}
+}
