@@ -306,8 +306,8 @@ func TestGate(t *testing.T) {
 	if r := checkGate(mk(ms(100, 101, 102), ms(104, 105, 103), ms(150, 160, 155)), []string{"snappy"}); r != "" {
 		t.Errorf("passing run: %q", r)
 	}
-	if r, want := checkGate(mk(ms(100, 101, 102), ms(120, 121, 125), ms(150, 160, 155)), []string{"snappy"}),
-		"snappy: lakecat/evolved costs 1.20× the CPU time of lakecat/plain (limit 1.10×)"; r != want {
+	if r, want := checkGate(mk(ms(100, 101, 102), ms(125, 126, 130), ms(150, 160, 155)), []string{"snappy"}),
+		"snappy: lakecat/evolved costs 1.25× the CPU time of lakecat/plain (limit 1.20×)"; r != want {
 		t.Errorf("slow evolved: %q, want %q", r, want)
 	}
 	if r, want := checkGate(mk(ms(100, 101, 102), ms(100, 101, 102), ms(90, 95, 99)), []string{"snappy"}),
