@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 // concurrent use.
 type Bound struct {
 	root node
+	cols []int // field ids of every column the expression names, see [Bound.ColumnIDs]
 	// Schema is the read schema the expression was bound to.
 	Schema *schema.Schema
 }
@@ -60,7 +62,25 @@ func Bind(e Expr, s *schema.Schema) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bound{root: simplify(n), Schema: s}, nil
+	return &Bound{root: simplify(n), Schema: s, cols: columnIDs(e, s, nil)}, nil
+}
+
+// columnIDs appends to ids the field id of each column e names that ids
+// lacks, in the order first named. Bind has resolved every one.
+func columnIDs(e Expr, s *schema.Schema, ids []int) []int {
+	switch x := e.(type) {
+	case And:
+		return columnIDs(x.Right, s, columnIDs(x.Left, s, ids))
+	case Or:
+		return columnIDs(x.Right, s, columnIDs(x.Left, s, ids))
+	case Not:
+		return columnIDs(x.E, s, ids)
+	case Pred:
+		if f, _, _ := resolve(s.Fields, x.Column); f != nil && !slices.Contains(ids, f.ID) {
+			ids = append(ids, f.ID)
+		}
+	}
+	return ids
 }
 
 // MustParseBind parses s and binds it to sch, panicking on error: for tests
@@ -548,6 +568,16 @@ func (b *Bound) FieldIDs() []int {
 	}
 	walk(b.root)
 	return ids
+}
+
+// ColumnIDs returns the field ids of every column the expression names, in
+// the order first named, including those binding folded away (a
+// comparison with a literal out of the field type's range, an IN list all
+// of whose values are, a predicate ANDed with false): the columns a read
+// narrowed to fewer columns must still hold for the expression to bind to
+// it again. [Bound.FieldIDs] returns those the bound expression tests.
+func (b *Bound) ColumnIDs() []int {
+	return slices.Clone(b.cols)
 }
 
 // AlwaysTrue reports whether the expression folded to true (it selects every

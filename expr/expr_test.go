@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -353,6 +354,27 @@ func TestBindOutOfRange(t *testing.T) {
 		}
 		if got := selected(sel, 5); n != len(c.want) || !equalInts(got, c.want) {
 			t.Errorf("%q: rows %v (count %d), want %v", c.in, got, n, c.want)
+		}
+	}
+}
+
+func TestColumnIDs(t *testing.T) {
+	s := testSchema()
+	for _, c := range []struct {
+		in          string
+		fields, all []int
+	}{
+		{"amount = 1e400", nil, []int{3}},
+		{"id > 9223372036854775808 or addr.zip = 500", []int{6}, []int{1, 6}},
+		{"addr.zip in (99999999999) and region = 'x'", nil, []int{6, 2}},
+		{"not (REGION = 'x' or id < 3) and region != 'y'", []int{2, 1}, []int{2, 1}},
+	} {
+		b := MustParseBind(c.in, s)
+		if got := b.FieldIDs(); !slices.Equal(got, c.fields) {
+			t.Errorf("%s: FieldIDs %v, want %v", c.in, got, c.fields)
+		}
+		if got := b.ColumnIDs(); !slices.Equal(got, c.all) {
+			t.Errorf("%s: ColumnIDs %v, want %v", c.in, got, c.all)
 		}
 	}
 }

@@ -190,7 +190,7 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			if err != nil {
 				return fmt.Errorf("%s: filter: %w", inputs[0].name, err)
 			}
-			filterIDs = b.FieldIDs()
+			filterIDs = b.ColumnIDs()
 		}
 		sel, narrowed, err := table.SelectForFilter(ropts.ReadSchema, o.Columns, filterIDs)
 		if err != nil {

@@ -300,3 +300,44 @@ func TestCatStatsPaimon(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereOutOfRangeUnselected: a comparison with a literal beyond its
+// column's type folds to a constant or IS NOT NULL when bound; a column it
+// names that --columns leaves out is still read for it, so the rows are
+// those of the same filter with the column selected (not an unknown
+// column).
+func TestWhereOutOfRangeUnselected(t *testing.T) {
+	for _, c := range []struct {
+		src, where, want string
+	}{
+		{"../../testdata/orders", "price = 1e400", ""},
+		{"../../testdata/orders", "price != 1e400", "1,2,3,4,5,6"},
+		{"../../testdata/orders", "price < 1e400", "1,2,3,4,5"},
+		{"../../testdata/orders", "order_shop_id > 9223372036854775808", ""},
+		{"../../testdata/orders", "order_shop_id < 9223372036854775808", "1,3,4,5"},
+		{"../../testdata/orders", "order_shop_id in (9223372036854775808) or price < 2", "3,5"},
+		{"../../testdata/orders/data/00002-orders-schema2.parquet", "price = 1e400", ""},
+		{"../../testdata/orders/data/00002-orders-schema2.parquet", "not price >= -1e400", ""},
+	} {
+		ids := func(cols string) string {
+			t.Helper()
+			out, errOut, code := runCLI(t, "cat", c.src, "--columns", cols, "--where", c.where, "--format", "csv")
+			if code != exitOK {
+				t.Fatalf("%s --columns %s --where %q: exit %d, stderr %s", c.src, cols, c.where, code, errOut)
+			}
+			var got []string
+			for i, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				if i > 0 {
+					got = append(got, strings.SplitN(line, ",", 2)[0])
+				}
+			}
+			return strings.Join(got, ",")
+		}
+		if got := ids("order_id"); got != c.want {
+			t.Errorf("%s --where %q, price and order_shop_id left out: order ids %q, want %q", c.src, c.where, got, c.want)
+		}
+		if got := ids("order_id,price,order_shop_id"); got != c.want {
+			t.Errorf("%s --where %q, price and order_shop_id selected: order ids %q, want %q", c.src, c.where, got, c.want)
+		}
+	}
+}

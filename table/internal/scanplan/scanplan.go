@@ -324,7 +324,7 @@ func prepare(l *table.Listing, partitionType *schema.StructType, opts table.Scan
 		if err != nil {
 			return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
 		}
-		filterIDs = b.FieldIDs()
+		filterIDs = b.ColumnIDs()
 	}
 	var out *schema.Schema // the output schema, when the filter reads more
 	if len(cols) > 0 {
