@@ -227,6 +227,11 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			if workers == 0 {
 				opts.Workers = runtime.GOMAXPROCS(0)
 			}
+		} else {
+			// These readers only check the files; the scan below reads
+			// them again and counts them once (Open counts the files
+			// and row groups its filter skips).
+			opts.Stats = nil
 		}
 		if i > 0 && given.ReadSchema == nil && len(o.Columns) == 0 {
 			// Each file read in its own schema must give the first's.

@@ -341,3 +341,26 @@ func TestWhereOutOfRangeUnselected(t *testing.T) {
 		}
 	}
 }
+
+// TestCatFilesStatsOnce: cat of several files opens each to check it, then
+// scans them all; --stats counts each file once.
+func TestCatFilesStatsOnce(t *testing.T) {
+	f := "../../testdata/orders/data/00002-orders-schema2.parquet"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--where", "price > 1"},
+			"lakecat: filter: files 0 read, 3 skipped; row groups 0 read, 3 skipped; bytes skipped 1743; rows 0 decoded, 0 kept; row groups skipped by bloom filters 0\n"},
+		{[]string{"--where", "price < 1", "--schema", "../../testdata/orders/metadata/v1.metadata.json"},
+			"lakecat: filter: files 3 read, 0 skipped; row groups 3 read, 0 skipped; bytes skipped 0; rows 6 decoded, 3 kept; row groups skipped by bloom filters 0\n"},
+		{[]string{"--where", "price > 1", "--schema", "../../testdata/orders/metadata/v1.metadata.json", "--columns", "order_id"},
+			"lakecat: filter: files 0 read, 3 skipped; row groups 0 read, 3 skipped; bytes skipped 1743; rows 0 decoded, 0 kept; row groups skipped by bloom filters 0\n"},
+	} {
+		args := append([]string{"cat", f, f, f, "--stats", "--format", "csv"}, c.args...)
+		_, errOut, code := runCLI(t, args...)
+		if code != exitOK || errOut != c.want {
+			t.Errorf("%v: exit %d, stderr\n%s\nwant\n%s", c.args, code, errOut, c.want)
+		}
+	}
+}
