@@ -364,3 +364,18 @@ func TestCatFilesStatsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanTableFormatJSON: plan of a TABLE is text only, --where or not
+// (with --where it printed text, exit 0).
+func TestPlanTableFormatJSON(t *testing.T) {
+	const want = "lakecat: plan ../../testdata/orders: a table's plan is text only; --format json explains one FILE\n"
+	for _, args := range [][]string{
+		{"plan", "../../testdata/orders", "--format", "json"},
+		{"plan", "../../testdata/orders", "--where", "price > 1", "--format", "json"},
+	} {
+		out, errOut, code := runCLI(t, args...)
+		if code != exitUsage || out != "" || errOut != want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want exit %d, stderr %q", args, code, out, errOut, exitUsage, want)
+		}
+	}
+}
