@@ -379,3 +379,18 @@ func TestPlanTableFormatJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesOfADataFile: files of a data file is no table (exit 6), as a
+// folder holding none is, and says what files takes (it failed listing it
+// as a folder: "not a directory", exit 1).
+func TestFilesOfADataFile(t *testing.T) {
+	const f = "../../testdata/orders/data/00002-orders-schema2.parquet"
+	out, errOut, code := runCLI(t, "files", f)
+	want := "lakecat: table: not an Iceberg, Paimon or Hudi table: " + f + " is a file; files takes a TABLE (a table's folder, metadata file or URL); cat, schema and plan also read data files\n"
+	if code != exitNotFound || out != "" || errOut != want {
+		t.Errorf("files %s: exit %d, stdout %q, stderr %q, want exit %d, stderr %q", f, code, out, errOut, exitNotFound, want)
+	}
+	if _, errOut, code := runCLI(t, "files", "../../testdata/orders/metadata/v1.metadata.json"); code != exitOK {
+		t.Errorf("files of a metadata file: exit %d, stderr %s", code, errOut)
+	}
+}
