@@ -49,11 +49,13 @@ type leaf struct {
 // bound as Iceberg binds one above max or below min: the comparison becomes
 // false, true or IS NOT NULL, and IN / NOT IN drop it.
 //
-// Errors: a column s lacks matches [ErrUnknownColumn] (class not found); a
-// literal of the wrong kind or that does not fit a non-integer field, an
-// operator its type has no meaning for (STARTS WITH on a number, IS NAN on
-// a string) or a field inside a list or map is a [*TypeError] matching
-// [ErrType] (class invalid argument).
+// Errors: a column s lacks is a [*ColumnError] matching [ErrUnknownColumn]
+// (class not found); one that names no field exactly and several
+// case-insensitively is a [*ColumnError] matching [ErrAmbiguousColumn]
+// (class invalid argument) naming them; a literal of the wrong kind or that
+// does not fit a non-integer field, an operator its type has no meaning for
+// (STARTS WITH on a number, IS NAN on a string) or a field inside a list or
+// map is a [*TypeError] matching [ErrType] (class invalid argument).
 func Bind(e Expr, s *schema.Schema) (*Bound, error) {
 	if s == nil {
 		return nil, fmt.Errorf("expr: bind %s: no schema", e)
@@ -190,7 +192,7 @@ func bindPred(p Pred, s *schema.Schema, neg bool) (node, error) {
 		for i, g := range s.Fields {
 			names[i] = g.Name
 		}
-		return nil, fmt.Errorf("%w %q in %s (the read schema has %s)", ErrUnknownColumn, p.Column, p, strings.Join(names, ", "))
+		return nil, &ColumnError{Pred: p.String(), Column: p.Column, Matches: caseMatches(s.Fields, "", p.Column, nil), Names: names}
 	}
 	op := p.Op
 	if neg {
@@ -363,6 +365,22 @@ func resolve(fields []*schema.Field, path string) (*schema.Field, []int, bool) {
 		return f, p, r
 	}
 	return resolveCase(fields, path, true)
+}
+
+// caseMatches appends to out the dotted paths (under prefix) of the fields
+// whose path equals column case-insensitively, through structs, lists and
+// maps: the fields an ambiguous column names.
+func caseMatches(fields []*schema.Field, prefix, column string, out []string) []string {
+	for _, f := range fields {
+		p := prefix + f.Name
+		if strings.EqualFold(p, column) {
+			out = append(out, p)
+		}
+		if len(column) > len(p) && column[len(p)] == '.' && strings.EqualFold(column[:len(p)], p) {
+			out = caseMatches(schema.Children(f.Type), p+".", column, out)
+		}
+	}
+	return out
 }
 
 func resolveCase(fields []*schema.Field, path string, ci bool) (*schema.Field, []int, bool) {

@@ -378,3 +378,36 @@ func TestColumnIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestBindColumnErrors(t *testing.T) {
+	s := schema.New(0,
+		&schema.Field{ID: 1, Name: "user_id", Type: schema.PrimitiveType{K: schema.KindLong}},
+		&schema.Field{ID: 2, Name: "uSeR_Id", Type: schema.PrimitiveType{K: schema.KindString}},
+		&schema.Field{ID: 3, Name: "s", Type: &schema.StructType{Fields: []*schema.Field{
+			{ID: 4, Name: "a", Type: schema.PrimitiveType{K: schema.KindInt}},
+			{ID: 5, Name: "A", Type: schema.PrimitiveType{K: schema.KindInt}},
+		}}},
+	)
+	for _, c := range []struct {
+		in   string
+		is   error
+		want string
+	}{
+		{"USER_ID = 1", ErrAmbiguousColumn, `expr: ambiguous column "USER_ID" in USER_ID = 1: it matches user_id and uSeR_Id case-insensitively; write one of them exactly`},
+		{"S.a2 = 1 or S.A > 1", ErrUnknownColumn, `expr: unknown column "S.a2" in S.a2 = 1 (the read schema has user_id, uSeR_Id, s)`},
+		{"s.a = 1 and S.A > 1", ErrAmbiguousColumn, `expr: ambiguous column "S.A" in S.A > 1: it matches s.a and s.A case-insensitively; write one of them exactly`},
+		{"s.a = 1 and s.A > 1 and user_id = 2", nil, ""},
+	} {
+		_, err := ParseBind(c.in, s)
+		if c.is == nil {
+			if err != nil {
+				t.Errorf("%s: %v", c.in, err)
+			}
+			continue
+		}
+		var ce *ColumnError
+		if !errors.Is(err, c.is) || !errors.As(err, &ce) || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q matching %v", c.in, err, c.want, c.is)
+		}
+	}
+}

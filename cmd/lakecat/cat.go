@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/spf13/cobra"
 
-	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
@@ -186,7 +185,7 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if len(o.Columns) > 0 {
 		var filterIDs []int
 		if filter != nil {
-			b, err := expr.Bind(filter, ropts.ReadSchema)
+			b, err := table.BindFilter(filter, ropts.ReadSchema)
 			if err != nil {
 				return fmt.Errorf("%s: filter: %w", inputs[0].name, err)
 			}

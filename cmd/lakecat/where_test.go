@@ -394,3 +394,37 @@ func TestFilesOfADataFile(t *testing.T) {
 		t.Errorf("files of a metadata file: exit %d, stderr %s", code, errOut)
 	}
 }
+
+// TestWhereMetadataAndAmbiguousColumns: a filter on a metadata column is a
+// usage error saying so, whatever the command or --columns (it was an
+// unknown column, exit 6); a column naming two fields case-insensitively
+// (duckdb-iceberg's case_sensitive_names: user_id and uSeR_Id) is
+// ambiguous, naming both.
+func TestWhereMetadataAndAmbiguousColumns(t *testing.T) {
+	const orders = "../../testdata/orders"
+	const tbl = "lakecat: iceberg table " + orders + ": filter: table: metadata columns cannot be filtered on: "
+	cs := testutil.RealDir(t, "duckdb-iceberg", "data", "persistent", "case_sensitive_names", "default.db", "case_sensitive_names")
+	for _, c := range []struct {
+		args []string
+		code exitCode
+		msg  string
+	}{
+		{[]string{"cat", orders, "--where", "_file='x'"}, exitUsage, tbl + `"_file" in _file = 'x'`},
+		{[]string{"cat", orders, "--where", "_pos = 1 or price > 1"}, exitUsage, tbl + `"_pos" in _pos = 1`},
+		{[]string{"cat", orders, "--columns", "order_id,_deleted", "--where", "not _deleted = true"}, exitUsage, tbl + `"_deleted" in _deleted = true`},
+		{[]string{"files", orders, "--where", "_spec_id = 0"}, exitUsage, tbl + `"_spec_id" in _spec_id = 0`},
+		{[]string{"cat", orders + "/data/00002-orders-schema2.parquet", "--where", "_pos = 1"}, exitUsage,
+			"lakecat: " + orders + "/data/00002-orders-schema2.parquet: table: metadata columns cannot be filtered on: \"_pos\" in _pos = 1"},
+		{[]string{"cat", cs, "--where", "USER_ID = 1"}, exitUsage,
+			"lakecat: iceberg table " + cs + `: filter: expr: ambiguous column "USER_ID" in USER_ID = 1: it matches user_id and uSeR_Id case-insensitively; write one of them exactly`},
+	} {
+		out, errOut, code := runCLI(t, c.args...)
+		if code != c.code || out != "" || !strings.Contains(errOut, c.msg+"\n") {
+			t.Errorf("%v: exit %d (want %d), stdout %q, stderr\n%s\nwant a line\n%s", c.args, code, c.code, out, errOut, c.msg)
+		}
+	}
+	out, errOut, code := runCLI(t, "cat", cs, "--where", "uSeR_Id = 'user_1'", "--format", "csv")
+	if want := "user_id,uSeR_Id\n1,user_1\n"; code != exitOK || out != want {
+		t.Errorf("exact name: exit %d, stderr %s, stdout %q, want %q", code, errOut, out, want)
+	}
+}
