@@ -47,13 +47,17 @@ type leaf struct {
 // from the field, and pushes NOT down to the predicates. A number literal
 // outside the range of an integer field (tinyint, smallint, int, long) is
 // bound as Iceberg binds one above max or below min: the comparison becomes
-// false, true or IS NOT NULL, and IN / NOT IN drop it.
+// false, true or IS NOT NULL, and IN / NOT IN drop it. So is one beyond a
+// decimal(P, S) field's range (at least 10^(P-S) in magnitude; Iceberg
+// refuses it), and one beyond a float or double field's finite range (see
+// outOfRangeNode).
 //
 // Errors: a column s lacks is a [*ColumnError] matching [ErrUnknownColumn]
 // (class not found); one that names no field exactly and several
 // case-insensitively is a [*ColumnError] matching [ErrAmbiguousColumn]
-// (class invalid argument) naming them; a literal of the wrong kind or that
-// does not fit a non-integer field, an operator its type has no meaning for
+// (class invalid argument) naming them; a literal of the wrong kind, one
+// that does not fit a field other than those above (a string, a date, a
+// decimal literal inside the range with more than S fraction digits), an operator its type has no meaning for
 // (STARTS WITH on a number, IS NAN on a string) or a field inside a list or
 // map is a [*TypeError] matching [ErrType] (class invalid argument).
 func Bind(e Expr, s *schema.Schema) (*Bound, error) {
@@ -266,16 +270,20 @@ var integerRange = map[schema.Kind][2]int64{
 }
 
 // outOfRange reports whether the number literal l lies above the greatest
-// value of the integer type t (1), below its least (-1), or, for a float
-// or double t, beyond its greatest or least finite value (see
-// [floatRange]); else 0 (a literal of another kind, of another type, or a
-// fraction on an integer type).
+// value of the integer type t (1), below its least (-1), for a float or
+// double t beyond its greatest or least finite value (see [floatRange]),
+// or for a decimal(P, S) t beyond ±10^(P-S) (see [decimalRange]); else 0
+// (a literal of another kind, of another type, a fraction on an integer
+// type, or one with more than S fraction digits inside a decimal's range).
 func outOfRange(t schema.PrimitiveType, l Literal) int {
 	if l.Kind != LitNumber {
 		return 0
 	}
 	if t.K == schema.KindFloat || t.K == schema.KindDouble {
 		return floatRange(t, l.Text)
+	}
+	if t.K == schema.KindDecimal {
+		return decimalRange(t, l.Text)
 	}
 	r, ok := integerRange[t.K]
 	if !ok {

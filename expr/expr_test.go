@@ -411,3 +411,34 @@ func TestBindColumnErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBindDecimalOutOfRange: a number beyond ±10^(P-S) on a decimal(P, S)
+// binds as an integer one beyond its type's range; inside the range, more
+// fraction digits than S is a type error.
+func TestBindDecimalOutOfRange(t *testing.T) {
+	s := schema.New(0, &schema.Field{ID: 1, Name: "d", Type: schema.PrimitiveType{K: schema.KindDecimal, Precision: 5, Scale: 2}})
+	for _, c := range []struct{ in, bound string }{
+		{"d = 1000", "false"},
+		{"d = 1e3", "false"},
+		{"d != 1000.5", "true"},
+		{"d < 1e400", "1:d IS NOT NULL"},
+		{"d <= 12345678901234567890.123", "1:d IS NOT NULL"},
+		{"d > 1000", "false"},
+		{"d > -1000", "1:d IS NOT NULL"},
+		{"d < -0.1e4", "false"},
+		{"d in (1e3, 1.5)", "1:d IN ('1.50')"},
+		{"not d >= 1000", "1:d IS NOT NULL"},
+		{"d = 999.99", "1:d = '999.99'"},
+		{"d = 0.0009999e6", "1:d = '999.90'"},
+	} {
+		b, err := ParseBind(c.in, s)
+		if err != nil || b.String() != c.bound {
+			t.Errorf("%q: bound %v (%v), want %s", c.in, b, err, c.bound)
+		}
+	}
+	for _, in := range []string{"d = 999.999", "d = 1e-400", "d = 0.001"} {
+		if _, err := ParseBind(in, s); !errors.Is(err, ErrType) {
+			t.Errorf("%q: %v, want ErrType", in, err)
+		}
+	}
+}

@@ -428,3 +428,30 @@ func TestWhereMetadataAndAmbiguousColumns(t *testing.T) {
 		t.Errorf("exact name: exit %d, stderr %s, stdout %q, want %q", code, errOut, out, want)
 	}
 }
+
+// TestWhereReadmeRules: the --where rules README states. amount is a
+// decimal(18, 2): a number of magnitude 10^16 or more binds as an integer
+// beyond its range does (it was a type error); NOT is pushed into the
+// comparison, so NOT (note >= 'rush') drops the null notes; == and <>,
+// quoted and case-insensitive names, -0.0.
+func TestWhereReadmeRules(t *testing.T) {
+	for _, c := range []struct{ where, want string }{
+		{"amount = 1e16", ""},
+		{"amount != 1e16", "1,2,3,4,5,6"},
+		{"amount < 12345678901234567890", "1,2,4,5,6"},
+		{"amount > -1e16 and amount < 1", "2,6"},
+		{"NOT (note >= 'rush')", "3"},
+		{"ORDER_ID == 1 or \"order_id\" <> 2 and `price` < 2", "1,3,5"},
+		{"price > -0.0 and price <= 0.1", "5"},
+	} {
+		out, errOut, code := runCLI(t, "cat", "../../testdata/orders", "--columns", "order_id", "--where", c.where, "--format", "csv")
+		got := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(out, "order_id\n"), "\n"), "\n", ",")
+		if code != exitOK || got != c.want {
+			t.Errorf("--where %q: exit %d, stderr %s, order ids %q, want %q", c.where, code, errOut, got, c.want)
+		}
+	}
+	_, errOut, code := runCLI(t, "cat", "../../testdata/orders", "--where", "amount = 1.234")
+	if code != exitUsage || !strings.Contains(errOut, "literal 1.234 is not a decimal with at most 2 fraction digits fitting decimal(18, 2)") {
+		t.Errorf("amount = 1.234: exit %d, stderr %s", code, errOut)
+	}
+}
