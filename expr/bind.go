@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 // concurrent use.
 type Bound struct {
 	root node
+	cols []int // field ids of every column the expression names, see [Bound.ColumnIDs]
 	// Schema is the read schema the expression was bound to.
 	Schema *schema.Schema
 }
@@ -45,13 +47,19 @@ type leaf struct {
 // from the field, and pushes NOT down to the predicates. A number literal
 // outside the range of an integer field (tinyint, smallint, int, long) is
 // bound as Iceberg binds one above max or below min: the comparison becomes
-// false, true or IS NOT NULL, and IN / NOT IN drop it.
+// false, true or IS NOT NULL, and IN / NOT IN drop it. So is one beyond a
+// decimal(P, S) field's range (at least 10^(P-S) in magnitude; Iceberg
+// refuses it), and one beyond a float or double field's finite range (see
+// outOfRangeNode).
 //
-// Errors: a column s lacks matches [ErrUnknownColumn] (class not found); a
-// literal of the wrong kind or that does not fit a non-integer field, an
-// operator its type has no meaning for (STARTS WITH on a number, IS NAN on
-// a string) or a field inside a list or map is a [*TypeError] matching
-// [ErrType] (class invalid argument).
+// Errors: a column s lacks is a [*ColumnError] matching [ErrUnknownColumn]
+// (class not found); one that names no field exactly and several
+// case-insensitively is a [*ColumnError] matching [ErrAmbiguousColumn]
+// (class invalid argument) naming them; a literal of the wrong kind, one
+// that does not fit a field other than those above (a string, a date, a
+// decimal literal inside the range with more than S fraction digits), an operator its type has no meaning for
+// (STARTS WITH on a number, IS NAN on a string) or a field inside a list or
+// map is a [*TypeError] matching [ErrType] (class invalid argument).
 func Bind(e Expr, s *schema.Schema) (*Bound, error) {
 	if s == nil {
 		return nil, fmt.Errorf("expr: bind %s: no schema", e)
@@ -60,7 +68,25 @@ func Bind(e Expr, s *schema.Schema) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bound{root: simplify(n), Schema: s}, nil
+	return &Bound{root: simplify(n), Schema: s, cols: columnIDs(e, s, nil)}, nil
+}
+
+// columnIDs appends to ids the field id of each column e names that ids
+// lacks, in the order first named. Bind has resolved every one.
+func columnIDs(e Expr, s *schema.Schema, ids []int) []int {
+	switch x := e.(type) {
+	case And:
+		return columnIDs(x.Right, s, columnIDs(x.Left, s, ids))
+	case Or:
+		return columnIDs(x.Right, s, columnIDs(x.Left, s, ids))
+	case Not:
+		return columnIDs(x.E, s, ids)
+	case Pred:
+		if f, _, _ := resolve(s.Fields, x.Column); f != nil && !slices.Contains(ids, f.ID) {
+			ids = append(ids, f.ID)
+		}
+	}
+	return ids
 }
 
 // MustParseBind parses s and binds it to sch, panicking on error: for tests
@@ -170,7 +196,7 @@ func bindPred(p Pred, s *schema.Schema, neg bool) (node, error) {
 		for i, g := range s.Fields {
 			names[i] = g.Name
 		}
-		return nil, fmt.Errorf("%w %q in %s (the read schema has %s)", ErrUnknownColumn, p.Column, p, strings.Join(names, ", "))
+		return nil, &ColumnError{Pred: p.String(), Column: p.Column, Matches: caseMatches(s.Fields, "", p.Column, nil), Names: names}
 	}
 	op := p.Op
 	if neg {
@@ -244,16 +270,20 @@ var integerRange = map[schema.Kind][2]int64{
 }
 
 // outOfRange reports whether the number literal l lies above the greatest
-// value of the integer type t (1), below its least (-1), or, for a float
-// or double t, beyond its greatest or least finite value (see
-// [floatRange]); else 0 (a literal of another kind, of another type, or a
-// fraction on an integer type).
+// value of the integer type t (1), below its least (-1), for a float or
+// double t beyond its greatest or least finite value (see [floatRange]),
+// or for a decimal(P, S) t beyond ±10^(P-S) (see [decimalRange]); else 0
+// (a literal of another kind, of another type, a fraction on an integer
+// type, or one with more than S fraction digits inside a decimal's range).
 func outOfRange(t schema.PrimitiveType, l Literal) int {
 	if l.Kind != LitNumber {
 		return 0
 	}
 	if t.K == schema.KindFloat || t.K == schema.KindDouble {
 		return floatRange(t, l.Text)
+	}
+	if t.K == schema.KindDecimal {
+		return decimalRange(t, l.Text)
 	}
 	r, ok := integerRange[t.K]
 	if !ok {
@@ -343,6 +373,22 @@ func resolve(fields []*schema.Field, path string) (*schema.Field, []int, bool) {
 		return f, p, r
 	}
 	return resolveCase(fields, path, true)
+}
+
+// caseMatches appends to out the dotted paths (under prefix) of the fields
+// whose path equals column case-insensitively, through structs, lists and
+// maps: the fields an ambiguous column names.
+func caseMatches(fields []*schema.Field, prefix, column string, out []string) []string {
+	for _, f := range fields {
+		p := prefix + f.Name
+		if strings.EqualFold(p, column) {
+			out = append(out, p)
+		}
+		if len(column) > len(p) && column[len(p)] == '.' && strings.EqualFold(column[:len(p)], p) {
+			out = caseMatches(schema.Children(f.Type), p+".", column, out)
+		}
+	}
+	return out
 }
 
 func resolveCase(fields []*schema.Field, path string, ci bool) (*schema.Field, []int, bool) {
@@ -548,6 +594,16 @@ func (b *Bound) FieldIDs() []int {
 	}
 	walk(b.root)
 	return ids
+}
+
+// ColumnIDs returns the field ids of every column the expression names, in
+// the order first named, including those binding folded away (a
+// comparison with a literal out of the field type's range, an IN list all
+// of whose values are, a predicate ANDed with false): the columns a read
+// narrowed to fewer columns must still hold for the expression to bind to
+// it again. [Bound.FieldIDs] returns those the bound expression tests.
+func (b *Bound) ColumnIDs() []int {
+	return slices.Clone(b.cols)
 }
 
 // AlwaysTrue reports whether the expression folded to true (it selects every

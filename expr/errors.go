@@ -89,3 +89,34 @@ func (e *TypeError) Error() string {
 
 // Unwrap returns [ErrType].
 func (e *TypeError) Unwrap() error { return ErrType }
+
+// ErrAmbiguousColumn is matched by the error of [Bind] for a column that
+// names no field exactly and more than one case-insensitively.
+var ErrAmbiguousColumn = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "expr: ambiguous column")
+
+// ColumnError is a predicate whose column [Bind] cannot resolve in the read
+// schema: Column as written; Matches, when it holds two or more dotted
+// paths, the fields it names case-insensitively (ambiguous: matches
+// [ErrAmbiguousColumn]), else none (unknown: matches [ErrUnknownColumn]),
+// and Names the read schema's top-level field names.
+type ColumnError struct {
+	Pred    string
+	Column  string
+	Matches []string
+	Names   []string
+}
+
+func (e *ColumnError) Error() string {
+	if len(e.Matches) > 1 {
+		return fmt.Sprintf("%v %q in %s: it matches %s case-insensitively; write one of them exactly", ErrAmbiguousColumn, e.Column, clip(e.Pred, 0), strings.Join(e.Matches, " and "))
+	}
+	return fmt.Sprintf("%v %q in %s (the read schema has %s)", ErrUnknownColumn, e.Column, clip(e.Pred, 0), strings.Join(e.Names, ", "))
+}
+
+// Unwrap returns [ErrAmbiguousColumn] or [ErrUnknownColumn].
+func (e *ColumnError) Unwrap() error {
+	if len(e.Matches) > 1 {
+		return ErrAmbiguousColumn
+	}
+	return ErrUnknownColumn
+}

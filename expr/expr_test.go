@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -353,6 +354,91 @@ func TestBindOutOfRange(t *testing.T) {
 		}
 		if got := selected(sel, 5); n != len(c.want) || !equalInts(got, c.want) {
 			t.Errorf("%q: rows %v (count %d), want %v", c.in, got, n, c.want)
+		}
+	}
+}
+
+func TestColumnIDs(t *testing.T) {
+	s := testSchema()
+	for _, c := range []struct {
+		in          string
+		fields, all []int
+	}{
+		{"amount = 1e400", nil, []int{3}},
+		{"id > 9223372036854775808 or addr.zip = 500", []int{6}, []int{1, 6}},
+		{"addr.zip in (99999999999) and region = 'x'", nil, []int{6, 2}},
+		{"not (REGION = 'x' or id < 3) and region != 'y'", []int{2, 1}, []int{2, 1}},
+	} {
+		b := MustParseBind(c.in, s)
+		if got := b.FieldIDs(); !slices.Equal(got, c.fields) {
+			t.Errorf("%s: FieldIDs %v, want %v", c.in, got, c.fields)
+		}
+		if got := b.ColumnIDs(); !slices.Equal(got, c.all) {
+			t.Errorf("%s: ColumnIDs %v, want %v", c.in, got, c.all)
+		}
+	}
+}
+
+func TestBindColumnErrors(t *testing.T) {
+	s := schema.New(0,
+		&schema.Field{ID: 1, Name: "user_id", Type: schema.PrimitiveType{K: schema.KindLong}},
+		&schema.Field{ID: 2, Name: "uSeR_Id", Type: schema.PrimitiveType{K: schema.KindString}},
+		&schema.Field{ID: 3, Name: "s", Type: &schema.StructType{Fields: []*schema.Field{
+			{ID: 4, Name: "a", Type: schema.PrimitiveType{K: schema.KindInt}},
+			{ID: 5, Name: "A", Type: schema.PrimitiveType{K: schema.KindInt}},
+		}}},
+	)
+	for _, c := range []struct {
+		in   string
+		is   error
+		want string
+	}{
+		{"USER_ID = 1", ErrAmbiguousColumn, `expr: ambiguous column "USER_ID" in USER_ID = 1: it matches user_id and uSeR_Id case-insensitively; write one of them exactly`},
+		{"S.a2 = 1 or S.A > 1", ErrUnknownColumn, `expr: unknown column "S.a2" in S.a2 = 1 (the read schema has user_id, uSeR_Id, s)`},
+		{"s.a = 1 and S.A > 1", ErrAmbiguousColumn, `expr: ambiguous column "S.A" in S.A > 1: it matches s.a and s.A case-insensitively; write one of them exactly`},
+		{"s.a = 1 and s.A > 1 and user_id = 2", nil, ""},
+	} {
+		_, err := ParseBind(c.in, s)
+		if c.is == nil {
+			if err != nil {
+				t.Errorf("%s: %v", c.in, err)
+			}
+			continue
+		}
+		var ce *ColumnError
+		if !errors.Is(err, c.is) || !errors.As(err, &ce) || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q matching %v", c.in, err, c.want, c.is)
+		}
+	}
+}
+
+// TestBindDecimalOutOfRange: a number beyond ±10^(P-S) on a decimal(P, S)
+// binds as an integer one beyond its type's range; inside the range, more
+// fraction digits than S is a type error.
+func TestBindDecimalOutOfRange(t *testing.T) {
+	s := schema.New(0, &schema.Field{ID: 1, Name: "d", Type: schema.PrimitiveType{K: schema.KindDecimal, Precision: 5, Scale: 2}})
+	for _, c := range []struct{ in, bound string }{
+		{"d = 1000", "false"},
+		{"d = 1e3", "false"},
+		{"d != 1000.5", "true"},
+		{"d < 1e400", "1:d IS NOT NULL"},
+		{"d <= 12345678901234567890.123", "1:d IS NOT NULL"},
+		{"d > 1000", "false"},
+		{"d > -1000", "1:d IS NOT NULL"},
+		{"d < -0.1e4", "false"},
+		{"d in (1e3, 1.5)", "1:d IN ('1.50')"},
+		{"not d >= 1000", "1:d IS NOT NULL"},
+		{"d = 999.99", "1:d = '999.99'"},
+		{"d = 0.0009999e6", "1:d = '999.90'"},
+	} {
+		b, err := ParseBind(c.in, s)
+		if err != nil || b.String() != c.bound {
+			t.Errorf("%q: bound %v (%v), want %s", c.in, b, err, c.bound)
+		}
+	}
+	for _, in := range []string{"d = 999.999", "d = 1e-400", "d = 0.001"} {
+		if _, err := ParseBind(in, s); !errors.Is(err, ErrType) {
+			t.Errorf("%q: %v, want ErrType", in, err)
 		}
 	}
 }

@@ -80,3 +80,44 @@ func floatRange(t schema.PrimitiveType, text string) int {
 	}
 	return -1
 }
+
+// decimalRange returns, for a decimal(P, S) column, the side of the type's
+// range the number literal text lies beyond: 1 when it is at least
+// 10^(P-S), above the greatest value 10^(P-S) - 10^-S, -1 when it is at
+// most -10^(P-S), else 0 (a literal inside, which may still hold more than
+// S fraction digits). The exponent may be of any size.
+func decimalRange(t schema.PrimitiveType, text string) int {
+	sign := 1
+	if text != "" && (text[0] == '-' || text[0] == '+') {
+		if text[0] == '-' {
+			sign = -1
+		}
+		text = text[1:]
+	}
+	mant, exp, _ := strings.Cut(strings.ToLower(text), "e")
+	whole, frac, _ := strings.Cut(mant, ".")
+	// The value is 0.d… × 10^n with d its first significant digit; it is
+	// at least 10^(P-S) when n > P-S.
+	var n int64
+	if w := strings.TrimLeft(whole, "0"); w != "" {
+		n = int64(len(w))
+	} else if f := strings.TrimLeft(frac, "0"); f != "" {
+		n = -int64(len(frac) - len(f))
+	} else {
+		return 0 // zero
+	}
+	e, err := strconv.ParseInt(exp, 10, 64)
+	switch {
+	case exp == "":
+		e = 0
+	case errors.Is(err, strconv.ErrRange) && exp[0] == '-':
+		return 0
+	case err != nil:
+		e = math.MaxInt32
+	}
+	n += max(min(e, math.MaxInt32), math.MinInt32)
+	if n > int64(t.Precision-t.Scale) {
+		return sign
+	}
+	return 0
+}

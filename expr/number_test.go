@@ -109,13 +109,14 @@ func TestNumberLiteralRange(t *testing.T) {
 		!MustParseBind("d < 1e400", s).MayMatch(rng(1, 2)) {
 		t.Error("MayMatch of d beyond the double range")
 	}
-	// A fraction on an integer column, or a number beyond a decimal's
-	// precision, stays a type error naming the literal.
+	// A fraction on an integer column, or more fraction digits than a
+	// decimal's scale (inside its range; beyond it, see
+	// TestBindDecimalOutOfRange), stays a type error naming the literal.
 	for in, msg := range map[string]string{
 		"l = 1.5":                     "expr: l = 1.5: field l (id 3, long): literal 1.5 is not an integer in the range of long",
 		"l = 15e-1":                   "expr: l = 15e-1: field l (id 3, long): literal 15e-1 is not an integer in the range of long",
 		"l = 1e-99999999999999999999": "expr: l = 1e-99999999999999999999: field l (id 3, long): literal 1e-99999999999999999999 is not an integer in the range of long",
-		"m = 1e400":                   "expr: m = 1e400: field m (id 4, decimal(10, 2)): literal 1e400 is not a decimal with at most 2 fraction digits fitting decimal(10, 2)",
+		"m = 1.234":                   "expr: m = 1.234: field m (id 4, decimal(10, 2)): literal 1.234 is not a decimal with at most 2 fraction digits fitting decimal(10, 2)",
 	} {
 		_, err := ParseBind(in, s)
 		var te *TypeError

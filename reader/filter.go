@@ -163,7 +163,7 @@ func bindFilter(f expr.Expr, read *schema.Schema) (*expr.Bound, error) {
 	if f == nil {
 		return nil, nil
 	}
-	b, err := expr.Bind(f, read)
+	b, err := table.BindFilter(f, read)
 	if err != nil {
 		return nil, err
 	}

@@ -378,14 +378,34 @@ func (d *icebergDecoder) typ(raw json.RawMessage, path string) (Type, error) {
 // integers. A field with [NoID], a nil type or a default that does not fit its
 // type is an error matching [ErrInvalidSchema].
 func MarshalIcebergSchema(s *Schema) ([]byte, error) {
+	return marshalIcebergSchema(s, false)
+}
+
+// MarshalIcebergSchemaNoIDs is [MarshalIcebergSchema] for a schema that may
+// lack field ids, such as that of a Parquet or ORC file written without
+// them: a field, list element, map key or value with [NoID] is written with
+// id -1 (its "id", "element-id", "key-id" or "value-id") instead of being
+// refused. The output is for display; an Iceberg reader refuses it as a
+// table schema. Other errors are those of MarshalIcebergSchema.
+func MarshalIcebergSchemaNoIDs(s *Schema) ([]byte, error) {
+	return marshalIcebergSchema(s, true)
+}
+
+func marshalIcebergSchema(s *Schema, noIDs bool) ([]byte, error) {
 	var w jsonutil.Writer
-	if err := writeIcebergSchema(&w, s); err != nil {
+	if err := writeIcebergSchema(&w, s, noIDs); err != nil {
 		return nil, err
 	}
 	return w.Bytes(), nil
 }
 
-func writeIcebergSchema(w *jsonutil.Writer, s *Schema) error {
+// badID reports an id MarshalIcebergSchema cannot write: a negative one,
+// except [NoID] when noIDs allows it.
+func badID(id int, noIDs bool) bool {
+	return id < 0 && !(noIDs && id == NoID)
+}
+
+func writeIcebergSchema(w *jsonutil.Writer, s *Schema, noIDs bool) error {
 	w.Open('{')
 	w.Str("type", "struct")
 	w.Int("schema-id", int64(s.ID))
@@ -398,7 +418,7 @@ func writeIcebergSchema(w *jsonutil.Writer, s *Schema) error {
 		}
 		w.Close(']')
 	}
-	if err := writeIcebergFields(w, s.Fields, ""); err != nil {
+	if err := writeIcebergFields(w, s.Fields, "", noIDs); err != nil {
 		return err
 	}
 	w.Close('}')
@@ -409,13 +429,13 @@ func writeIcebergSchema(w *jsonutil.Writer, s *Schema) error {
 // for a primitive, an object for struct, list and map.
 func MarshalIcebergType(t Type) ([]byte, error) {
 	var w jsonutil.Writer
-	if err := writeIcebergType(&w, t, ""); err != nil {
+	if err := writeIcebergType(&w, t, "", false); err != nil {
 		return nil, err
 	}
 	return w.Bytes(), nil
 }
 
-func writeIcebergFields(w *jsonutil.Writer, fields []*Field, parent string) error {
+func writeIcebergFields(w *jsonutil.Writer, fields []*Field, parent string, noIDs bool) error {
 	w.Key("fields")
 	w.Open('[')
 	for _, f := range fields {
@@ -423,7 +443,7 @@ func writeIcebergFields(w *jsonutil.Writer, fields []*Field, parent string) erro
 			return &SchemaError{Codec: icebergSchemaCodec, Path: parent, Msg: "nil field"}
 		}
 		path := pathJoin(parent, f.Name)
-		if f.ID < 0 {
+		if badID(f.ID, noIDs) {
 			return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: "field without a field id"}
 		}
 		w.Elem()
@@ -432,7 +452,7 @@ func writeIcebergFields(w *jsonutil.Writer, fields []*Field, parent string) erro
 		w.Str("name", f.Name)
 		w.Bool("required", f.Required)
 		w.Key("type")
-		if err := writeIcebergType(w, f.Type, path); err != nil {
+		if err := writeIcebergType(w, f.Type, path, noIDs); err != nil {
 			return err
 		}
 		if f.Doc != "" {
@@ -458,7 +478,7 @@ func writeIcebergFields(w *jsonutil.Writer, fields []*Field, parent string) erro
 	return nil
 }
 
-func writeIcebergType(w *jsonutil.Writer, t Type, path string) error {
+func writeIcebergType(w *jsonutil.Writer, t Type, path string, noIDs bool) error {
 	switch tt := t.(type) {
 	case PrimitiveType:
 		if int(tt.K) >= len(kindNames) || !tt.K.IsPrimitive() {
@@ -469,39 +489,39 @@ func writeIcebergType(w *jsonutil.Writer, t Type, path string) error {
 	case *StructType:
 		w.Open('{')
 		w.Str("type", "struct")
-		if err := writeIcebergFields(w, tt.Fields, path); err != nil {
+		if err := writeIcebergFields(w, tt.Fields, path, noIDs); err != nil {
 			return err
 		}
 		w.Close('}')
 		return nil
 	case *ListType:
-		if tt.Element == nil || tt.Element.ID < 0 {
+		if tt.Element == nil || badID(tt.Element.ID, noIDs) {
 			return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: "list element without a field id"}
 		}
 		w.Open('{')
 		w.Str("type", "list")
 		w.Int("element-id", int64(tt.Element.ID))
 		w.Key("element")
-		if err := writeIcebergType(w, tt.Element.Type, pathJoin(path, ElementName)); err != nil {
+		if err := writeIcebergType(w, tt.Element.Type, pathJoin(path, ElementName), noIDs); err != nil {
 			return err
 		}
 		w.Bool("element-required", tt.Element.Required)
 		w.Close('}')
 		return nil
 	case *MapType:
-		if tt.Key == nil || tt.Value == nil || tt.Key.ID < 0 || tt.Value.ID < 0 {
+		if tt.Key == nil || tt.Value == nil || badID(tt.Key.ID, noIDs) || badID(tt.Value.ID, noIDs) {
 			return &SchemaError{Codec: icebergSchemaCodec, Path: path, Msg: "map key or value without a field id"}
 		}
 		w.Open('{')
 		w.Str("type", "map")
 		w.Int("key-id", int64(tt.Key.ID))
 		w.Key("key")
-		if err := writeIcebergType(w, tt.Key.Type, pathJoin(path, KeyName)); err != nil {
+		if err := writeIcebergType(w, tt.Key.Type, pathJoin(path, KeyName), noIDs); err != nil {
 			return err
 		}
 		w.Int("value-id", int64(tt.Value.ID))
 		w.Key("value")
-		if err := writeIcebergType(w, tt.Value.Type, pathJoin(path, ValueName)); err != nil {
+		if err := writeIcebergType(w, tt.Value.Type, pathJoin(path, ValueName), noIDs); err != nil {
 			return err
 		}
 		w.Bool("value-required", tt.Value.Required)

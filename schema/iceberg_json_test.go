@@ -321,3 +321,25 @@ func TestLiterals(t *testing.T) {
 		}
 	}
 }
+
+func TestMarshalIcebergSchemaNoIDs(t *testing.T) {
+	s := New(0,
+		&Field{ID: NoID, Name: "a", Type: PrimitiveType{K: KindInt}},
+		&Field{ID: 2, Name: "l", Type: &ListType{Element: &Field{ID: NoID, Name: ElementName, Type: PrimitiveType{K: KindLong}, Required: true}}},
+		&Field{ID: 3, Name: "m", Type: &MapType{Key: &Field{ID: NoID, Name: KeyName, Type: PrimitiveType{K: KindString}, Required: true}, Value: &Field{ID: 5, Name: ValueName, Type: PrimitiveType{K: KindInt}}}},
+	)
+	if _, err := MarshalIcebergSchema(s); !errors.Is(err, ErrInvalidSchema) {
+		t.Errorf("MarshalIcebergSchema: %v, want ErrInvalidSchema", err)
+	}
+	got, err := MarshalIcebergSchemaNoIDs(s)
+	want := `{"type":"struct","schema-id":0,"fields":[{"id":-1,"name":"a","required":false,"type":"int"},` +
+		`{"id":2,"name":"l","required":false,"type":{"type":"list","element-id":-1,"element":"long","element-required":true}},` +
+		`{"id":3,"name":"m","required":false,"type":{"type":"map","key-id":-1,"key":"string","value-id":5,"value":"int","value-required":false}}]}`
+	if err != nil || string(got) != want {
+		t.Errorf("MarshalIcebergSchemaNoIDs: %v\n%s\nwant\n%s", err, got, want)
+	}
+	s.Fields[0].ID = -2
+	if _, err := MarshalIcebergSchemaNoIDs(s); !errors.Is(err, ErrInvalidSchema) {
+		t.Errorf("id -2: %v, want ErrInvalidSchema", err)
+	}
+}

@@ -1,5 +1,14 @@
 package table
 
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lakecat/lakecat"
+	"github.com/lakecat/lakecat/expr"
+	"github.com/lakecat/lakecat/schema"
+)
+
 // The field ids of the metadata columns (Iceberg table spec, "Reserved
 // Field IDs"). A read schema may hold them; they are never stored in data
 // files. An Iceberg table never uses them, so its metadata columns take
@@ -39,4 +48,23 @@ func IsMetadataColumn(name string) bool {
 		return true
 	}
 	return false
+}
+
+// ErrFilterMetadataColumn is matched by the error of [BindFilter] for a
+// filter on a metadata column.
+var ErrFilterMetadataColumn = lakecat.NewSentinel(lakecat.ErrInvalidArgument, "table: metadata columns cannot be filtered on")
+
+// BindFilter is [expr.Bind] of a table read's filter to its read schema,
+// except that a column the read schema lacks that is a metadata column
+// (_file, _pos, _deleted, _spec_id, _partition) is an error matching
+// [ErrFilterMetadataColumn] (class invalid argument) naming it, not
+// [expr.ErrUnknownColumn]: a read computes them for the rows it returns,
+// after the filter. A table column of that name is filtered as any other.
+func BindFilter(e expr.Expr, read *schema.Schema) (*expr.Bound, error) {
+	b, err := expr.Bind(e, read)
+	var ce *expr.ColumnError
+	if errors.As(err, &ce) && errors.Is(err, expr.ErrUnknownColumn) && IsMetadataColumn(ce.Column) {
+		return nil, fmt.Errorf("%w: %q in %s", ErrFilterMetadataColumn, ce.Column, ce.Pred)
+	}
+	return b, err
 }

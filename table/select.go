@@ -8,7 +8,7 @@ import (
 
 // SelectForFilter narrows read to the columns cols (dotted paths, as
 // [schema.Select] takes them) for a read whose filter uses the fields
-// filterIDs (from [expr.Bound.FieldIDs], the filter bound to read before
+// filterIDs (from [expr.Bound.ColumnIDs], the filter bound to read before
 // it is narrowed). sel is the schema to read: cols, then the paths of the
 // filter's fields cols leaves out. out is the schema to return, cols
 // alone, when sel holds more (nil when sel is what is returned); the

@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/spf13/cobra"
 
-	"github.com/lakecat/lakecat/expr"
 	"github.com/lakecat/lakecat/reader"
 	"github.com/lakecat/lakecat/schema"
 	"github.com/lakecat/lakecat/table"
@@ -186,11 +185,11 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 	if len(o.Columns) > 0 {
 		var filterIDs []int
 		if filter != nil {
-			b, err := expr.Bind(filter, ropts.ReadSchema)
+			b, err := table.BindFilter(filter, ropts.ReadSchema)
 			if err != nil {
 				return fmt.Errorf("%s: filter: %w", inputs[0].name, err)
 			}
-			filterIDs = b.FieldIDs()
+			filterIDs = b.ColumnIDs()
 		}
 		sel, narrowed, err := table.SelectForFilter(ropts.ReadSchema, o.Columns, filterIDs)
 		if err != nil {
@@ -227,6 +226,11 @@ func runCat(ctx context.Context, f *factory, o *catOptions) error {
 			if workers == 0 {
 				opts.Workers = runtime.GOMAXPROCS(0)
 			}
+		} else {
+			// These readers only check the files; the scan below reads
+			// them again and counts them once (Open counts the files
+			// and row groups its filter skips).
+			opts.Stats = nil
 		}
 		if i > 0 && given.ReadSchema == nil && len(o.Columns) == 0 {
 			// Each file read in its own schema must give the first's.

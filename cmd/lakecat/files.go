@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -73,6 +74,10 @@ func runFiles(ctx context.Context, f *factory, o *filesOptions) error {
 	var t *reader.Table
 	if o.Catalog.applies(o.Table) {
 		t, err = openCatalogTable(ctx, f, &o.Catalog, o.Table, &o.TableFlags, nil, 0)
+	} else if st, serr := os.Stat(o.Table); serr == nil && !st.IsDir() && !isTable(o.Table) && !strings.HasSuffix(o.Table, ".metadata.json.gz") {
+		// A data file (or any file but a metadata file): no table, as a
+		// folder that holds none.
+		return fmt.Errorf("%w: %s is a file; files takes a TABLE (a table's folder, metadata file or URL); cat, schema and plan also read data files", table.ErrNotATable, o.Table)
 	} else {
 		t, err = openTable(ctx, f, o.Table, &o.TableFlags, nil, 0)
 	}

@@ -62,8 +62,12 @@ delete files for that file alone), in text format.`,
 }
 
 func runPlan(f *factory, o *planOptions) error {
+	isTbl := isTable(o.Path) || o.Catalog.applies(o.Path)
+	if isTbl && o.Format != "text" { // with or without --where
+		return usageError{fmt.Errorf("plan %s: a table's plan is text only; --format json explains one FILE", o.Path)}
+	}
 	if o.Where != "" {
-		if !isTable(o.Path) && !o.Catalog.applies(o.Path) {
+		if !isTbl {
 			return usageError{fmt.Errorf("--where applies to a TABLE")}
 		}
 		filter, err := parseWhere(o.Where)
@@ -73,10 +77,7 @@ func runPlan(f *factory, o *planOptions) error {
 		o.Table.filter = filter
 		return runPlanWhere(context.Background(), f, o.Path, &o.Table, &o.Catalog)
 	}
-	if isTable(o.Path) || o.Catalog.applies(o.Path) {
-		if o.Format != "text" {
-			return usageError{fmt.Errorf("plan %s: a table's plan is text only; --format json explains one FILE", o.Path)}
-		}
+	if isTbl {
 		return runTablePlan(f, o)
 	}
 	ropts, err := o.Schema.readOptions()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -103,5 +104,43 @@ func TestSchemaPaimonSystemColumns(t *testing.T) {
 	out, errOut, code = runCLI(t, "schema", dir, "--raw")
 	if code != exitOK || !strings.Contains(out, "read schema (schema 2)\n  1073741823 _KEY_order_id: required long\n  2147483646 _SEQUENCE_NUMBER: required long\n") {
 		t.Errorf("schema --raw: exit %d (%q), stdout:\n%s", code, errOut, out)
+	}
+}
+
+// TestSchemaJSONWithoutIDs: schema --format json of a Parquet file written
+// without field ids and of a Paimon table whose list element and map key
+// and value have none prints the schema the text format shows, each
+// missing id as -1 (it printed "error: ..." strings in place of the
+// schemas, exit 0).
+func TestSchemaJSONWithoutIDs(t *testing.T) {
+	for _, c := range []struct {
+		path, key string
+		want      string
+	}{
+		{testutil.RealDir(t, "parquet-testing", "data", "alltypes_plain.parquet"), "schema",
+			`{"type":"struct","schema-id":0,"fields":[{"id":-1,"name":"id","required":false,"type":"int"},{"id":-1,"name":"bool_col","required":false,"type":"boolean"},{"id":-1,"name":"tinyint_col","required":false,"type":"int"},{"id":-1,"name":"smallint_col","required":false,"type":"int"},{"id":-1,"name":"int_col","required":false,"type":"int"},{"id":-1,"name":"bigint_col","required":false,"type":"long"},{"id":-1,"name":"float_col","required":false,"type":"float"},{"id":-1,"name":"double_col","required":false,"type":"double"},{"id":-1,"name":"date_string_col","required":false,"type":"binary"},{"id":-1,"name":"string_col","required":false,"type":"binary"},{"id":-1,"name":"timestamp_col","required":false,"type":"timestamp"}]}`},
+		{paimonCppTable(t, "parquet/pk_table_nested_type"), "read-schema",
+			`{"type":"struct","schema-id":0,"fields":[{"id":0,"name":"shopId","required":true,"type":"int"},{"id":1,"name":"dt","required":true,"type":"string"},{"id":2,"name":"hr","required":true,"type":"int"},{"id":3,"name":"col0","required":false,"type":"int"},` +
+				`{"id":4,"name":"col1","required":false,"type":{"type":"struct","fields":[{"id":5,"name":"f0","required":false,"type":"string"},{"id":6,"name":"f1","required":false,"type":"int"},{"id":7,"name":"f2","required":false,"type":{"type":"list","element-id":-1,"element":"int","element-required":false}}]}},` +
+				`{"id":8,"name":"col2","required":false,"type":{"type":"map","key-id":-1,"key":"int","value-id":-1,"value":"int","value-required":false}}]}`},
+	} {
+		out, errOut, code := runCLI(t, "schema", c.path, "--format", "json")
+		if code != exitOK || errOut != "" {
+			t.Fatalf("%s: exit %d, stderr %s", c.path, code, errOut)
+		}
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%s: %v\n%s", c.path, err, out)
+		}
+		var got bytes.Buffer
+		if err := json.Compact(&got, doc[c.key]); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != c.want {
+			t.Errorf("%s: %q is\n%s\nwant\n%s", c.path, c.key, got.String(), c.want)
+		}
+		if strings.Contains(out, `"error: `) {
+			t.Errorf("%s: output holds an error string:\n%s", c.path, out)
+		}
 	}
 }

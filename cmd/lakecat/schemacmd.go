@@ -69,7 +69,11 @@ func runSchema(f *factory, o *schemaOptions) error {
 			return fmt.Errorf("%s: %w", o.Path, err)
 		}
 		if o.Format == "json" {
-			return printJSON(f, schemaJSON{Kind: strings.ToLower(fmt.Sprint(format)) + "-file", Path: o.Path, Schema: icebergJSON(s)})
+			js, err := icebergJSON(s)
+			if err != nil {
+				return fmt.Errorf("%s: %w", o.Path, err)
+			}
+			return printJSON(f, schemaJSON{Kind: strings.ToLower(fmt.Sprint(format)) + "-file", Path: o.Path, Schema: js})
 		}
 		fmt.Fprintf(f.Stdout, "%s file %s\n", format, o.Path)
 		printTree(f, s.Fields, "")
@@ -93,13 +97,19 @@ func runSchema(f *factory, o *schemaOptions) error {
 			md := doc.Metadata
 			out.FormatVersion, out.LastColumnID, out.CurrentSchemaID = md.FormatVersion, &md.LastColumnID, &md.CurrentSchemaID
 			for _, sc := range md.Schemas {
-				out.Schemas = append(out.Schemas, icebergJSON(sc))
+				js, err := icebergJSON(sc)
+				if err != nil {
+					return fmt.Errorf("%s: schema %d: %w", o.Path, sc.ID, err)
+				}
+				out.Schemas = append(out.Schemas, js)
 			}
 		case reader.SchemaPaimon:
 			out.HighestFieldID = &doc.Paimon.HighestFieldID
-			out.Schema = icebergJSON(doc.Schema)
+			fallthrough
 		default:
-			out.Schema = icebergJSON(doc.Schema)
+			if out.Schema, err = icebergJSON(doc.Schema); err != nil {
+				return fmt.Errorf("%s: %w", o.Path, err)
+			}
 		}
 		return printJSON(f, out)
 	}
@@ -170,10 +180,16 @@ func schemaOfTable(f *factory, o *schemaOptions) error {
 	}
 	if o.Format == "json" {
 		n := len(t.Files)
-		out := schemaJSON{Kind: "table", Format: string(t.Format), Path: o.Path, LiveDataFiles: &n,
-			ReadSchema: icebergJSON(t.ReadSchema), CurrentSchemaID: &t.CurrentSchemaID}
+		out := schemaJSON{Kind: "table", Format: string(t.Format), Path: o.Path, LiveDataFiles: &n, CurrentSchemaID: &t.CurrentSchemaID}
+		if out.ReadSchema, err = icebergJSON(t.ReadSchema); err != nil {
+			return fmt.Errorf("%s: read schema: %w", o.Path, err)
+		}
 		for _, sc := range t.Schemas {
-			out.Schemas = append(out.Schemas, icebergJSON(sc))
+			js, err := icebergJSON(sc)
+			if err != nil {
+				return fmt.Errorf("%s: schema %d: %w", o.Path, sc.ID, err)
+			}
+			out.Schemas = append(out.Schemas, js)
 		}
 		return printJSON(f, out)
 	}
@@ -209,14 +225,12 @@ type schemaJSON struct {
 	Schemas         []json.RawMessage `json:"schemas,omitempty"`
 }
 
-// icebergJSON encodes s as an Iceberg schema JSON; a schema the encoder
-// refuses becomes a JSON string holding the error.
-func icebergJSON(s *schema.Schema) json.RawMessage {
-	b, err := schema.MarshalIcebergSchema(s)
-	if err != nil {
-		b, _ = json.Marshal("error: " + err.Error())
-	}
-	return b
+// icebergJSON encodes s as an Iceberg schema JSON, a field without an id
+// with id -1 (as the text format prints "-"). A schema the encoder still
+// refuses (a nil type, a default that does not fit its type) is an error
+// matching [schema.ErrInvalidSchema].
+func icebergJSON(s *schema.Schema) (json.RawMessage, error) {
+	return schema.MarshalIcebergSchemaNoIDs(s)
 }
 
 func printJSON(f *factory, v any) error {

@@ -300,3 +300,158 @@ func TestCatStatsPaimon(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereOutOfRangeUnselected: a comparison with a literal beyond its
+// column's type folds to a constant or IS NOT NULL when bound; a column it
+// names that --columns leaves out is still read for it, so the rows are
+// those of the same filter with the column selected (not an unknown
+// column).
+func TestWhereOutOfRangeUnselected(t *testing.T) {
+	for _, c := range []struct {
+		src, where, want string
+	}{
+		{"../../testdata/orders", "price = 1e400", ""},
+		{"../../testdata/orders", "price != 1e400", "1,2,3,4,5,6"},
+		{"../../testdata/orders", "price < 1e400", "1,2,3,4,5"},
+		{"../../testdata/orders", "order_shop_id > 9223372036854775808", ""},
+		{"../../testdata/orders", "order_shop_id < 9223372036854775808", "1,3,4,5"},
+		{"../../testdata/orders", "order_shop_id in (9223372036854775808) or price < 2", "3,5"},
+		{"../../testdata/orders/data/00002-orders-schema2.parquet", "price = 1e400", ""},
+		{"../../testdata/orders/data/00002-orders-schema2.parquet", "not price >= -1e400", ""},
+	} {
+		ids := func(cols string) string {
+			t.Helper()
+			out, errOut, code := runCLI(t, "cat", c.src, "--columns", cols, "--where", c.where, "--format", "csv")
+			if code != exitOK {
+				t.Fatalf("%s --columns %s --where %q: exit %d, stderr %s", c.src, cols, c.where, code, errOut)
+			}
+			var got []string
+			for i, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				if i > 0 {
+					got = append(got, strings.SplitN(line, ",", 2)[0])
+				}
+			}
+			return strings.Join(got, ",")
+		}
+		if got := ids("order_id"); got != c.want {
+			t.Errorf("%s --where %q, price and order_shop_id left out: order ids %q, want %q", c.src, c.where, got, c.want)
+		}
+		if got := ids("order_id,price,order_shop_id"); got != c.want {
+			t.Errorf("%s --where %q, price and order_shop_id selected: order ids %q, want %q", c.src, c.where, got, c.want)
+		}
+	}
+}
+
+// TestCatFilesStatsOnce: cat of several files opens each to check it, then
+// scans them all; --stats counts each file once.
+func TestCatFilesStatsOnce(t *testing.T) {
+	f := "../../testdata/orders/data/00002-orders-schema2.parquet"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--where", "price > 1"},
+			"lakecat: filter: files 0 read, 3 skipped; row groups 0 read, 3 skipped; bytes skipped 1743; rows 0 decoded, 0 kept; row groups skipped by bloom filters 0\n"},
+		{[]string{"--where", "price < 1", "--schema", "../../testdata/orders/metadata/v1.metadata.json"},
+			"lakecat: filter: files 3 read, 0 skipped; row groups 3 read, 0 skipped; bytes skipped 0; rows 6 decoded, 3 kept; row groups skipped by bloom filters 0\n"},
+		{[]string{"--where", "price > 1", "--schema", "../../testdata/orders/metadata/v1.metadata.json", "--columns", "order_id"},
+			"lakecat: filter: files 0 read, 3 skipped; row groups 0 read, 3 skipped; bytes skipped 1743; rows 0 decoded, 0 kept; row groups skipped by bloom filters 0\n"},
+	} {
+		args := append([]string{"cat", f, f, f, "--stats", "--format", "csv"}, c.args...)
+		_, errOut, code := runCLI(t, args...)
+		if code != exitOK || errOut != c.want {
+			t.Errorf("%v: exit %d, stderr\n%s\nwant\n%s", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// TestPlanTableFormatJSON: plan of a TABLE is text only, --where or not
+// (with --where it printed text, exit 0).
+func TestPlanTableFormatJSON(t *testing.T) {
+	const want = "lakecat: plan ../../testdata/orders: a table's plan is text only; --format json explains one FILE\n"
+	for _, args := range [][]string{
+		{"plan", "../../testdata/orders", "--format", "json"},
+		{"plan", "../../testdata/orders", "--where", "price > 1", "--format", "json"},
+	} {
+		out, errOut, code := runCLI(t, args...)
+		if code != exitUsage || out != "" || errOut != want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want exit %d, stderr %q", args, code, out, errOut, exitUsage, want)
+		}
+	}
+}
+
+// TestFilesOfADataFile: files of a data file is no table (exit 6), as a
+// folder holding none is, and says what files takes (it failed listing it
+// as a folder: "not a directory", exit 1).
+func TestFilesOfADataFile(t *testing.T) {
+	const f = "../../testdata/orders/data/00002-orders-schema2.parquet"
+	out, errOut, code := runCLI(t, "files", f)
+	want := "lakecat: table: not an Iceberg, Paimon or Hudi table: " + f + " is a file; files takes a TABLE (a table's folder, metadata file or URL); cat, schema and plan also read data files\n"
+	if code != exitNotFound || out != "" || errOut != want {
+		t.Errorf("files %s: exit %d, stdout %q, stderr %q, want exit %d, stderr %q", f, code, out, errOut, exitNotFound, want)
+	}
+	if _, errOut, code := runCLI(t, "files", "../../testdata/orders/metadata/v1.metadata.json"); code != exitOK {
+		t.Errorf("files of a metadata file: exit %d, stderr %s", code, errOut)
+	}
+}
+
+// TestWhereMetadataAndAmbiguousColumns: a filter on a metadata column is a
+// usage error saying so, whatever the command or --columns (it was an
+// unknown column, exit 6); a column naming two fields case-insensitively
+// (duckdb-iceberg's case_sensitive_names: user_id and uSeR_Id) is
+// ambiguous, naming both.
+func TestWhereMetadataAndAmbiguousColumns(t *testing.T) {
+	const orders = "../../testdata/orders"
+	const tbl = "lakecat: iceberg table " + orders + ": filter: table: metadata columns cannot be filtered on: "
+	cs := testutil.RealDir(t, "duckdb-iceberg", "data", "persistent", "case_sensitive_names", "default.db", "case_sensitive_names")
+	for _, c := range []struct {
+		args []string
+		code exitCode
+		msg  string
+	}{
+		{[]string{"cat", orders, "--where", "_file='x'"}, exitUsage, tbl + `"_file" in _file = 'x'`},
+		{[]string{"cat", orders, "--where", "_pos = 1 or price > 1"}, exitUsage, tbl + `"_pos" in _pos = 1`},
+		{[]string{"cat", orders, "--columns", "order_id,_deleted", "--where", "not _deleted = true"}, exitUsage, tbl + `"_deleted" in _deleted = true`},
+		{[]string{"files", orders, "--where", "_spec_id = 0"}, exitUsage, tbl + `"_spec_id" in _spec_id = 0`},
+		{[]string{"cat", orders + "/data/00002-orders-schema2.parquet", "--where", "_pos = 1"}, exitUsage,
+			"lakecat: " + orders + "/data/00002-orders-schema2.parquet: table: metadata columns cannot be filtered on: \"_pos\" in _pos = 1"},
+		{[]string{"cat", cs, "--where", "USER_ID = 1"}, exitUsage,
+			"lakecat: iceberg table " + cs + `: filter: expr: ambiguous column "USER_ID" in USER_ID = 1: it matches user_id and uSeR_Id case-insensitively; write one of them exactly`},
+	} {
+		out, errOut, code := runCLI(t, c.args...)
+		if code != c.code || out != "" || !strings.Contains(errOut, c.msg+"\n") {
+			t.Errorf("%v: exit %d (want %d), stdout %q, stderr\n%s\nwant a line\n%s", c.args, code, c.code, out, errOut, c.msg)
+		}
+	}
+	out, errOut, code := runCLI(t, "cat", cs, "--where", "uSeR_Id = 'user_1'", "--format", "csv")
+	if want := "user_id,uSeR_Id\n1,user_1\n"; code != exitOK || out != want {
+		t.Errorf("exact name: exit %d, stderr %s, stdout %q, want %q", code, errOut, out, want)
+	}
+}
+
+// TestWhereReadmeRules: the --where rules README states. amount is a
+// decimal(18, 2): a number of magnitude 10^16 or more binds as an integer
+// beyond its range does (it was a type error); NOT is pushed into the
+// comparison, so NOT (note >= 'rush') drops the null notes; == and <>,
+// quoted and case-insensitive names, -0.0.
+func TestWhereReadmeRules(t *testing.T) {
+	for _, c := range []struct{ where, want string }{
+		{"amount = 1e16", ""},
+		{"amount != 1e16", "1,2,3,4,5,6"},
+		{"amount < 12345678901234567890", "1,2,4,5,6"},
+		{"amount > -1e16 and amount < 1", "2,6"},
+		{"NOT (note >= 'rush')", "3"},
+		{"ORDER_ID == 1 or \"order_id\" <> 2 and `price` < 2", "1,3,5"},
+		{"price > -0.0 and price <= 0.1", "5"},
+	} {
+		out, errOut, code := runCLI(t, "cat", "../../testdata/orders", "--columns", "order_id", "--where", c.where, "--format", "csv")
+		got := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(out, "order_id\n"), "\n"), "\n", ",")
+		if code != exitOK || got != c.want {
+			t.Errorf("--where %q: exit %d, stderr %s, order ids %q, want %q", c.where, code, errOut, got, c.want)
+		}
+	}
+	_, errOut, code := runCLI(t, "cat", "../../testdata/orders", "--where", "amount = 1.234")
+	if code != exitUsage || !strings.Contains(errOut, "literal 1.234 is not a decimal with at most 2 fraction digits fitting decimal(18, 2)") {
+		t.Errorf("amount = 1.234: exit %d, stderr %s", code, errOut)
+	}
+}

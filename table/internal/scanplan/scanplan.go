@@ -320,11 +320,11 @@ func prepare(l *table.Listing, partitionType *schema.StructType, opts table.Scan
 	meta = append(meta, opts.MetadataColumns...)
 	var filterIDs []int
 	if opts.Filter != nil {
-		b, err := expr.Bind(opts.Filter, l.ReadSchema)
+		b, err := table.BindFilter(opts.Filter, l.ReadSchema)
 		if err != nil {
 			return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
 		}
-		filterIDs = b.FieldIDs()
+		filterIDs = b.ColumnIDs()
 	}
 	var out *schema.Schema // the output schema, when the filter reads more
 	if len(cols) > 0 {
@@ -348,7 +348,7 @@ func prepare(l *table.Listing, partitionType *schema.StructType, opts table.Scan
 	if opts.Filter == nil {
 		return fin, nil
 	}
-	b, err := expr.Bind(opts.Filter, l.ReadSchema)
+	b, err := table.BindFilter(opts.Filter, l.ReadSchema)
 	if err != nil {
 		return nil, fmt.Errorf("%s table %s: filter: %w", format, location, err)
 	}
