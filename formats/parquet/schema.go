@@ -200,7 +200,12 @@ func (f *File) convert(n *node, r, p int, asElement bool) (*schema.Field, *lnode
 		fld := &schema.Field{ID: n.id(), Name: n.el.Name, Type: t, Required: required}
 		return fld, &lnode{field: fld, kind: t.K, r: r, p: p, d: d, phys: n, conv: conv}, nil
 	}
-	if !asElement && isListAnnotated(n.el) && len(n.children) == 1 && n.children[0].repetition() == format.Repeated {
+	if isListAnnotated(n.el) && len(n.children) == 1 && n.children[0].repetition() == format.Repeated {
+		// Also when n is itself a list's repeated element: in the legacy
+		// layout "repeated group array (LIST) { repeated int32 array; }" the
+		// element is the repeated group, converted by its own annotation to a
+		// required list (LogicalTypes.md, "Lists", backward-compatibility
+		// rules; parquet-testing's old_list_structure.parquet).
 		return f.convertList(n, r, p, required)
 	}
 	if !asElement && isMapAnnotated(n.el) && len(n.children) == 1 && n.children[0].repetition() == format.Repeated &&
