@@ -138,17 +138,22 @@ type PathRule struct {
 
 // DeletedRows returns how many of the task's file rows its deletes
 // remove, when that is known without reading them: the sum of the record
-// counts of its deletion vectors (a DV's record count is its cardinality)
-// and of its position delete files that name this file as their
-// referenced_data_file (each record deletes one row). It reports false when
-// an equality delete or a position delete file shared with other data files
-// applies, whose effect on this file only reading tells; 0, true for a task
-// without deletes. Rows of other row groups of a split task are counted.
+// counts of its deletion vectors (an Iceberg DV's or a Paimon deletion
+// vector's record count is its cardinality) and of its position delete
+// files that name this file as their referenced_data_file (each record
+// deletes one row). It reports false when an equality delete, a position
+// delete file shared with other data files, or a delete whose record count
+// is unknown (-1: a Paimon index manifest without _CARDINALITY) applies,
+// whose effect on this file only reading tells; 0, true for a task without
+// deletes. Rows of other row groups of a split task are counted.
 func (t Task) DeletedRows() (int64, bool) {
 	var n int64
 	for _, d := range t.Deletes {
 		switch {
-		case d.Content == DeletionVector, d.Content == PositionDeletes && d.ReferencedDataFile != "":
+		case d.RecordCount < 0:
+			return n, false
+		case d.Content == DeletionVector, d.Content == PaimonDeletionVector,
+			d.Content == PositionDeletes && d.ReferencedDataFile != "":
 			n += d.RecordCount
 		default:
 			return n, false

@@ -117,3 +117,29 @@ func TestTaskJSONStripes(t *testing.T) {
 		}
 	}
 }
+
+// TestDeletedRows: the rows a task's deletes remove are known from the
+// record counts of deletion vectors (Iceberg and Paimon) and of position
+// delete files naming the data file, and unknown otherwise.
+func TestDeletedRows(t *testing.T) {
+	cases := []struct {
+		name    string
+		deletes []table.DeleteFile
+		n       int64
+		known   bool
+	}{
+		{"none", nil, 0, true},
+		{"iceberg dv and referenced positions", []table.DeleteFile{{Content: table.DeletionVector, RecordCount: 2, ReferencedDataFile: "d"},
+			{Content: table.PositionDeletes, RecordCount: 5, ReferencedDataFile: "d"}}, 7, true},
+		{"paimon dv", []table.DeleteFile{{Content: table.PaimonDeletionVector, RecordCount: 3, ReferencedDataFile: "d"}}, 3, true},
+		{"paimon dv without cardinality", []table.DeleteFile{{Content: table.PaimonDeletionVector, RecordCount: -1, ReferencedDataFile: "d"}}, 0, false},
+		{"shared positions", []table.DeleteFile{{Content: table.PositionDeletes, RecordCount: 4}}, 0, false},
+		{"equality", []table.DeleteFile{{Content: table.EqualityDeletes, RecordCount: 4}}, 0, false},
+	}
+	for _, c := range cases {
+		n, known := (table.Task{Deletes: c.deletes}).DeletedRows()
+		if known != c.known || (known && n != c.n) {
+			t.Errorf("%s: %d, %v, want %d, %v", c.name, n, known, c.n, c.known)
+		}
+	}
+}

@@ -126,7 +126,7 @@ func runTablePlan(f *factory, o *planOptions) error {
 		if len(file.Deletes) > 0 {
 			deletes, _ := deleteColumns(file.Deletes)
 			n, known := (table.Task{Deletes: file.Deletes}).DeletedRows()
-			removes := "an unknown number of rows (equality deletes or shared position delete files: known only by reading them)"
+			removes := "an unknown number of rows (" + unknownDeletesReason(file.Deletes) + ": known only by reading them)"
 			if known {
 				removes = fmt.Sprintf("%d of %d rows", n, file.RecordCount)
 			}
@@ -141,6 +141,38 @@ func runTablePlan(f *factory, o *planOptions) error {
 		fmt.Fprintln(f.Stdout)
 	}
 	return nil
+}
+
+// unknownDeletesReason names the deletes whose effect on one data file the
+// metadata does not state (see [table.Task.DeletedRows]): equality deletes,
+// position delete files shared with other data files, and deletion vectors
+// without a recorded cardinality (a Paimon index manifest may omit it).
+func unknownDeletesReason(deletes []table.DeleteFile) string {
+	var eq, shared, dv bool
+	for _, d := range deletes {
+		switch {
+		case d.Content == table.EqualityDeletes:
+			eq = true
+		case d.Content == table.PositionDeletes && d.ReferencedDataFile == "":
+			shared = true
+		case d.RecordCount < 0:
+			dv = true
+		}
+	}
+	var why []string
+	if eq {
+		why = append(why, "equality deletes")
+	}
+	if shared {
+		why = append(why, "shared position delete files")
+	}
+	if dv {
+		why = append(why, "deletion vectors whose cardinality the metadata does not record")
+	}
+	if len(why) == 0 { // not reached while DeletedRows and this agree
+		why = append(why, "deletes of an unknown kind")
+	}
+	return strings.Join(why, " and ")
 }
 
 // hudiMergeLine says what a Hudi file slice's read merges: its log files,

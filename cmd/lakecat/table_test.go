@@ -178,6 +178,36 @@ func TestPlanTableDeletes(t *testing.T) {
 	}
 }
 
+// TestPlanPaimonDeletionVector: `lakecat plan` of a Paimon table counts
+// the rows a deletion vector removes from its cardinality in the index
+// manifest, and names the reason when the count is unknown.
+func TestPlanPaimonDeletionVector(t *testing.T) {
+	dir := filepath.ToSlash(testutil.RealDir(t, "paimon-cpp", "test", "test_data", "parquet", "pk_table_with_alter_table.db", "pk_table_with_alter_table"))
+	out, errOut, code := runCLI(t, "plan", dir)
+	want := "deletes: paimon-deletion-vector 3 (" + dir + "/index/index-c93829f3-1a72-4d88-8401-70663ce46426-1)\n" +
+		"the deletes remove 3 of 7 rows\n"
+	if code != exitOK || errOut != "" || strings.Count(out, "deletes: ") != 1 || !strings.Contains(out, want) {
+		t.Errorf("plan: code %d, stderr %q, stdout:\n%s\nwant it to hold\n%s", code, errOut, out, want)
+	}
+	cases := []struct {
+		deletes []table.DeleteFile
+		want    string
+	}{
+		{[]table.DeleteFile{{Content: table.PaimonDeletionVector, RecordCount: -1, ReferencedDataFile: "d"}},
+			"deletion vectors whose cardinality the metadata does not record"},
+		{[]table.DeleteFile{{Content: table.EqualityDeletes, RecordCount: 2}, {Content: table.PositionDeletes, RecordCount: 1}},
+			"equality deletes and shared position delete files"},
+	}
+	for _, c := range cases {
+		if _, known := (table.Task{Deletes: c.deletes}).DeletedRows(); known {
+			t.Errorf("%v: DeletedRows known", c.deletes)
+		}
+		if got := unknownDeletesReason(c.deletes); got != c.want {
+			t.Errorf("%v: %q, want %q", c.deletes, got, c.want)
+		}
+	}
+}
+
 // TestSchemaIcebergTable: `lakecat schema` of an Iceberg table lifts the
 // refusals for listing (a Paimon raw read among them) without tripping the
 // check that Paimon-only options are not set on other formats.
