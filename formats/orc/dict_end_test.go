@@ -63,3 +63,48 @@ func TestDictionaryLengthsShort(t *testing.T) {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
 }
+
+// TestStreamLeftUnread: a plain read (no skipped rows, so no row index
+// seek) of a stripe whose direct string DATA stream holds bytes beyond
+// the values its LENGTH stream states fails at the stripe's end with
+// ErrCorrupt naming the stripe, column and stream, instead of dropping
+// them unseen.
+func TestStreamLeftUnread(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"exact", []byte("abc"), ""},
+		{"bytes left", []byte("abcxyz"),
+			"orc: stripe 0 at offset 3: column 1 (s): at the stripe's end: orc: corrupt file: DATA stream: decoding the stripe's rows ended at byte 3, not at the stream's end, byte 6"},
+	} {
+		fx := &fxFile{comp: compNone, rows: 2,
+			types: []fxType{{kind: kStruct, sub: []uint32{1}, names: []string{"s"}}, {kind: kString}},
+			enc:   []uint64{encDirect, encDirectV2},
+			streams: []fxStream{
+				{1, sData, tc.data}, {1, sLength, encV2(false, 1, 2)},
+			}}
+		b := fx.bytes(t)
+		f, err := Open(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem := testutil.CheckedAllocator(t)
+		r, err := f.NewBatchReader(nil, BatchOptions{Allocator: mem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := r.Next(context.Background())
+		if rec != nil {
+			rec.Release()
+		}
+		r.Close()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (!errors.Is(err, ErrCorrupt) || err == nil || err.Error() != tc.want):
+			t.Errorf("%s: err = %v\nwant %s", tc.name, err, tc.want)
+		}
+	}
+}
