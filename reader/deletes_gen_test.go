@@ -377,3 +377,33 @@ func TestDamagedRealORCPositionDeletes(t *testing.T) {
 		t.Errorf("delete file %q, want %q", de.DeleteFile, del)
 	}
 }
+
+// TestDamagedRealORCDictionaryDeletes: a copy of Impala's table whose
+// action=view ORC position delete file has byte 398 flipped, in the LENGTH
+// stream of file_path's dictionary, no longer brings back the 4 rows it
+// deletes (the scan gave 14 rows, not 10): it fails with
+// ErrCorruptDeleteFile naming the file.
+func TestDamagedRealORCDictionaryDeletes(t *testing.T) {
+	src := testutil.RealDir(t, "impala/testdata/data/iceberg_test/hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc")
+	dir := filepath.Join(t.TempDir(), "t")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	del := filepath.Join(dir, "data/action=view/00000-0-delete-boroknagyz_20220830173925_010bf879-cf2f-4209-a70b-1a8309657106-job_16618645111571_0006-00001.orc")
+	b, err := os.ReadFile(del)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[398] ^= 0xff
+	if err := os.WriteFile(del, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = scanError(t, dir)
+	var de *reader.DeleteFileError
+	if !errors.As(err, &de) || !errors.Is(err, reader.ErrCorruptDeleteFile) || !errors.Is(err, lakecat.ErrCorrupt) {
+		t.Fatalf("err = %v, want a *DeleteFileError of ErrCorruptDeleteFile", err)
+	}
+	if de.DeleteFile != filepath.ToSlash(del) {
+		t.Errorf("delete file %q, want %q", de.DeleteFile, del)
+	}
+}

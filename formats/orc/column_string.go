@@ -54,9 +54,21 @@ func (c *stringColumn) reset(s *stripe) error {
 	if size > maxDictSize || size > uint64(len(lb))*512+512 {
 		return c.errf("%w: dictionary of %d entries with a %d-byte LENGTH stream", ErrCorrupt, size, len(lb))
 	}
-	c.dictOff, err = newIntReader(lens, false, e).next(c.dictOff[:0], int(size))
+	lr := newIntReader(lens, false, e)
+	c.dictOff, err = lr.next(c.dictOff[:0], int(size))
 	if err != nil {
 		return c.wrapErr("dictionary LENGTH stream", err)
+	}
+	// The LENGTH stream holds the dictionary's lengths and nothing else
+	// (spec section "Column Encodings", string DICTIONARY_V2): values or
+	// bytes left in it mean a damaged run header or dictionary size.
+	if at, between := lr.at(); !between || at != lens.offset(len(lb)) {
+		in := ""
+		if !between {
+			in = " inside a run"
+		}
+		return c.errf("%w: dictionary LENGTH stream: %d entries ended at byte %d%s, not at the stream's end, byte %d",
+			ErrCorrupt, size, at, in, lens.offset(len(lb)))
 	}
 	dd, _ := s.stream(c.n.col, sDictionaryData)
 	dict, err := dd.all()
@@ -73,6 +85,11 @@ func (c *stringColumn) reset(s *stripe) error {
 		}
 		c.dictOff[i] = off
 		off += l
+	}
+	if off != int64(len(dict)) {
+		// DICTIONARY_DATA is the entries' bytes and nothing else: bytes
+		// no entry covers mean a damaged length.
+		return c.errf("%w: dictionary entries cover %d of the %d bytes of DICTIONARY_DATA", ErrCorrupt, off, len(dict))
 	}
 	c.dictOff = append(c.dictOff, off)
 	c.index = newIntReader(data, false, e)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -85,6 +86,20 @@ func TestUnsupportedCodec(t *testing.T) {
 	err := openBytes(tailOnly(nil, psWith([2]uint64{2, 6})))
 	if !errors.Is(err, ErrUnsupportedCodec) || !errors.Is(err, ErrUnsupported) || err.Error() != "orc: unsupported compression codec BROTLI" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestCorruptCompressionKind: a postscript compression kind beyond the
+// spec's CompressionKind values (BROTLI is the last, 6) is a damaged
+// postscript, ErrCorrupt, not an unsupported codec.
+func TestCorruptCompressionKind(t *testing.T) {
+	err := openBytes(tailOnly(nil, psWith([2]uint64{2, 34})))
+	var ce *CorruptError
+	if !errors.As(err, &ce) || ce.Section != "postscript" || !errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnsupported) {
+		t.Fatalf("got %v, want a postscript *CorruptError", err)
+	}
+	if want := "compression kind 34, which the ORC spec does not define (0 to 6)"; !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
 	}
 }
 

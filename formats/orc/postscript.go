@@ -64,6 +64,13 @@ func readTail(r io.ReaderAt, size int64, name string, lim Limits) (*tail, error)
 	default:
 		return nil, withFile(fmt.Errorf("%w: file version %v (this reader knows 0.11, 0.12 and the pre-2.0 1.9999)", ErrUnsupported, ps.version), name)
 	}
+	if ps.compression >= uint64(len(compNames)) {
+		// The spec's CompressionKind ends at BROTLI (section
+		// "Postscript"): another value is no codec lakecat lacks but a
+		// damaged postscript (or a file cut short, read from elsewhere).
+		return nil, cerr(psOff, "postscript", fmt.Errorf("compression kind %d, which the ORC spec does not define (0 to %d)",
+			ps.compression, len(compNames)-1))
+	}
 	t.dec, err = newDecompressor(ps.compression, ps.blockSize)
 	if err != nil {
 		return nil, withFile(err, name)

@@ -177,6 +177,7 @@ type BatchReader struct {
 	index    *stripeIndex // the loaded stripe's row index positions, nil when not read
 	seekCols []bool       // per column of cols: seekable by index
 	seeked   []bool       // per column of cols: seeked in the loaded stripe
+	ends     stripeIndex  // the loaded stripe, for checkStripeEnd when index is nil
 	compared [2]int64     // streams checked against the row index: exactly, past a run's start
 	counts   SkipCounts
 }

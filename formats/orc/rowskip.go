@@ -154,19 +154,29 @@ func (r *BatchReader) checkGroup(start int64) error {
 	return nil
 }
 
-// checkStripeEnd compares the decoders of the columns seeked in the
-// loaded stripe with their streams' ends once its last row is decoded:
-// every stream is then read to its end, and a seek by a damaged position
-// leaves one short of it or past it.
+// checkStripeEnd compares the decoders of every column of the loaded
+// stripe with their streams' ends once its last row is decoded, whether
+// the rows were read, dropped or passed over by a seek: every stream is
+// then read to its end, save the padding of its last run or byte (spec
+// section "Stripes": a stream holds the encoded values of the stripe's
+// rows and nothing else). A stream left short of its end (bytes a damaged
+// length or run header made the decoder pass by, values cut short) or
+// read past it (a seek by a damaged position) is [ErrCorrupt] naming the
+// stripe, column and stream.
 func (r *BatchReader) checkStripeEnd() error {
-	if r.left != 0 || r.index == nil {
+	if r.left != 0 {
 		return nil
 	}
-	for i, c := range r.cols {
-		if r.seeked[i] {
-			if err := checkColumn(c, r.index, 0, true, &r.compared); err != nil {
-				return r.wrap(err)
-			}
+	x := r.index
+	if x == nil {
+		// At the end only the stripe's streams are compared, no
+		// positions read.
+		r.ends = stripeIndex{st: &r.st}
+		x = &r.ends
+	}
+	for _, c := range r.cols {
+		if err := checkColumn(c, x, 0, true, &r.compared); err != nil {
+			return r.wrap(err)
 		}
 	}
 	return nil

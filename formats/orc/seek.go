@@ -594,7 +594,7 @@ func checkColumn(c column, x *stripeIndex, g int, atEnd bool, compared *[2]int64
 	}
 	if p.err != nil {
 		if atEnd {
-			return c.node().errf("row index seek: %w", p.err)
+			return c.node().errf("at the stripe's end: %w", p.err)
 		}
 		return c.node().errf("row index of row group %d: %w", g, p.err)
 	}

@@ -44,11 +44,11 @@ func TestSeekDamagedPositionInStream(t *testing.T) {
 		// Skipping rows 0-1999 seeks to row group 2 and decodes the rest
 		// of the stripe: the stripe's end tells.
 		{"int1 run one value short", []RowRange{{0, 2000}}, 4, 2, 2, -1,
-			"orc: TestOrcFile.testSeek.orc: stripe 0 at offset 3: column 4 (int1): row index seek: orc: corrupt file: DATA stream: decoding the stripe's rows left values of its last run"},
+			"orc: TestOrcFile.testSeek.orc: stripe 0 at offset 3: column 4 (int1): at the stripe's end: orc: corrupt file: DATA stream: decoding the stripe's rows left values of its last run"},
 		{"double1 one value early", []RowRange{{0, 2000}}, 7, 2, 1, -8,
-			"orc: TestOrcFile.testSeek.orc: stripe 0 at offset 3: column 7 (double1): row index seek: orc: corrupt file: DATA stream: decoding the stripe's rows ended at byte 39992, not at the stream's end, byte 40000"},
+			"orc: TestOrcFile.testSeek.orc: stripe 0 at offset 3: column 7 (double1): at the stripe's end: orc: corrupt file: DATA stream: decoding the stripe's rows ended at byte 39992, not at the stream's end, byte 40000"},
 		{"boolean1 eight values early", []RowRange{{0, 2000}}, 1, 2, 2, -1,
-			"orc: TestOrcFile.testSeek.orc: stripe 0 at offset 3: column 1 (boolean1): row index seek: orc: corrupt file: DATA stream: decoding the stripe's rows ended at byte 627 inside a run, not at the stream's end, byte 628"},
+			"orc: TestOrcFile.testSeek.orc: stripe 0 at offset 3: column 1 (boolean1): at the stripe's end: orc: corrupt file: DATA stream: decoding the stripe's rows ended at byte 627 inside a run, not at the stream's end, byte 628"},
 		// Skipping row groups 0 and 2 seeks to group 1, decodes it and
 		// reaches group 2 by decoding, where its positions tell.
 		{"double1 at group 1, one value early", []RowRange{{0, 1000}, {2000, 3000}}, 7, 1, 1, -8,
